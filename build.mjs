@@ -1,0 +1,33 @@
+// Builds the three files SillyTavern loads: dist/index.js (main-thread ES module), dist/worker.js (module
+// worker) and dist/style.css. The output is committed (SillyTavern installs by git clone and never builds),
+// so the build must be byte-for-byte reproducible: no timestamps, no absolute paths, pinned esbuild.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const outdirIndex = args.indexOf('--outdir');
+const outdir = outdirIndex >= 0 ? path.resolve(args[outdirIndex + 1]) : path.join(root, 'dist');
+const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+const shared = {
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'eof',
+    charset: 'utf8',
+    logLevel: 'warning',
+    define: { __TAVERN_AGENT_VERSION__: JSON.stringify(version) },
+    // SillyTavern's own modules are loaded from the page at run time, never bundled.
+    external: ['/scripts/*', '/script.js', '/lib.js'],
+};
+
+await Promise.all([
+    build({ ...shared, entryPoints: { index: 'src/index.ts' }, outdir, platform: 'browser', jsx: 'automatic', jsxImportSource: 'preact' }),
+    build({ ...shared, entryPoints: { worker: 'src/worker.ts' }, outdir, platform: 'browser' }),
+    build({ ...shared, entryPoints: { style: 'styles/panel.css' }, outdir }),
+]);

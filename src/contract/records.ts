@@ -1,0 +1,62 @@
+import * as z from 'zod';
+
+/** Every stored record carries the schema version it was written with, so later versions can migrate it. */
+export const RECORD_VERSION = 1;
+
+export const RunStateSchema = z.enum([
+    'created',
+    'preparing',
+    'running',
+    'awaiting_commit',
+    'finishing',
+    'completed',
+    'failed',
+    'cancelled',
+    'interrupted',
+]);
+export type RunState = z.infer<typeof RunStateSchema>;
+
+export const RunRecordSchema = z.object({
+    v: z.literal(RECORD_VERSION),
+    runId: z.string(),
+    /** Stable chat key: `chat_metadata.integrity` (survives renames). */
+    chatKey: z.string(),
+    chatId: z.string(),
+    profileId: z.string(),
+    state: RunStateSchema,
+    createdAt: z.number(),
+    updatedAt: z.number(),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+export const JournalEventSchema = z.object({
+    v: z.literal(RECORD_VERSION),
+    runId: z.string(),
+    seq: z.number().int().nonnegative(),
+    at: z.number(),
+    type: z.string(),
+    payload: z.unknown(),
+});
+export type JournalEvent = z.infer<typeof JournalEventSchema>;
+
+export const WorkspaceFileSchema = z.object({
+    v: z.literal(RECORD_VERSION),
+    runId: z.string(),
+    path: z.string(),
+    content: z.string(),
+    version: z.number().int().nonnegative(),
+    updatedAt: z.number(),
+});
+export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
+
+export const CheckpointRecordSchema = z.object({
+    v: z.literal(RECORD_VERSION),
+    runId: z.string(),
+    seq: z.number().int().nonnegative(),
+    path: z.string(),
+    /** A diff-match-patch delta against the previous checkpoint of the path, or null when `full` is set. */
+    delta: z.string().nullable(),
+    full: z.string().nullable(),
+    at: z.number(),
+});
+export type CheckpointRecord = z.infer<typeof CheckpointRecordSchema>;

@@ -1,0 +1,47 @@
+import { CHAT_METADATA_KEY, ChatAgentStateSchema, readChatAgentState, type AgentStatus, type ChatAgentState } from '../contract/agent-mode';
+import { fail, ok, type Result } from '../contract/result';
+import { stContext } from './st-context';
+
+/** The open chat's file id, or null on SillyTavern's welcome screen (no character or group chat open). */
+export function currentChatId(): string | null {
+    const context = stContext();
+    const hasChat = context.characterId !== undefined || Boolean(context.groupId);
+    return hasChat ? context.getCurrentChatId() ?? null : null;
+}
+
+export function currentChatAgentState(): ChatAgentState {
+    return readChatAgentState(currentChatId() ? stContext().chatMetadata : undefined);
+}
+
+export function agentStatus(run: AgentStatus['run'] = null): AgentStatus {
+    const state = currentChatAgentState();
+    return { enabled: state.enabled, chatId: currentChatId(), profileId: state.profileId, run };
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+/** Called when this chat's state changes here, or SillyTavern switches chats. */
+export function onAgentModeChange(listener: Listener): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+}
+
+export function notifyAgentModeChange(): void {
+    for (const listener of listeners) listener();
+}
+
+/**
+ * Turns Agent Mode on or off for the open chat. The state lives in the chat's own metadata, so it
+ * survives reloads, follows the chat file and never leaks into another chat.
+ */
+export async function setAgentMode(enabled: boolean): Promise<Result<ChatAgentState>> {
+    const chatId = currentChatId();
+    if (!chatId) return fail('host.no_chat', 'Open a chat first: Agent Mode is switched per chat.');
+    const context = stContext();
+    const next = ChatAgentStateSchema.parse({ ...currentChatAgentState(), enabled });
+    context.chatMetadata[CHAT_METADATA_KEY] = next;
+    await context.saveMetadata();
+    notifyAgentModeChange();
+    return ok(next);
+}

@@ -1,0 +1,77 @@
+/**
+ * The part of SillyTavern's context API (public/scripts/st-context.js, 1.19) that Tavern Agent uses.
+ * getContext() builds a fresh object on every call and replaces chatMetadata on chat switch, so callers
+ * must call it again each time instead of keeping the result.
+ */
+export interface ChatMessage {
+    name: string;
+    mes: string;
+    is_user: boolean;
+    is_system: boolean;
+    send_date?: string;
+    swipe_id?: number;
+    swipes?: string[];
+    extra?: Record<string, unknown>;
+}
+
+export interface SlashCommandProps {
+    name: string;
+    callback: (named: Record<string, unknown>, unnamed: unknown) => string | Promise<string>;
+    returns?: string;
+    helpString?: string;
+    unnamedArgumentList?: unknown[];
+    namedArgumentList?: unknown[];
+}
+
+export interface EventSource {
+    on(event: string, listener: (...args: any[]) => unknown): void; // ST passes event-specific arguments
+    removeListener(event: string, listener: (...args: any[]) => unknown): void; // same as above
+}
+
+export interface StContext {
+    chat: ChatMessage[];
+    chatId: string | undefined;
+    characterId: number | string | undefined;
+    groupId: string | null | undefined;
+    name1: string;
+    name2: string;
+    chatMetadata: Record<string, unknown>;
+    eventSource: EventSource;
+    eventTypes: Record<string, string>;
+    getCurrentChatId(): string | undefined;
+    saveMetadata(): Promise<void>;
+    getRequestHeaders(): Record<string, string>;
+    t(strings: TemplateStringsArray, ...values: unknown[]): string;
+    translate(text: string, key?: string | null): string;
+    getCurrentLocale(): string;
+    SlashCommandParser: { addCommandObject(command: unknown): void };
+    SlashCommand: { fromProps(props: SlashCommandProps): unknown };
+    SlashCommandArgument: { fromProps(props: Record<string, unknown>): unknown };
+    SlashCommandEnumValue: new (value: string, description?: string) => unknown;
+    ARGUMENT_TYPE: Record<string, string>;
+}
+
+declare global {
+    // eslint-disable-next-line no-var
+    var SillyTavern: { getContext(): StContext } | undefined;
+    // eslint-disable-next-line no-var
+    var toastr: { info(m: string, t?: string): void; warning(m: string, t?: string): void; error(m: string, t?: string): void; success(m: string, t?: string): void } | undefined;
+}
+
+export function stContext(): StContext {
+    const st = globalThis.SillyTavern;
+    if (!st) throw new Error('Tavern Agent must run inside SillyTavern (SillyTavern.getContext is missing).');
+    return st.getContext();
+}
+
+/** ST's internals that are not on the context; imported at run time from the page, never bundled. */
+export async function currentUserHandle(): Promise<string> {
+    try {
+        const userModule = (await import(/* webpackIgnore: true */ ST_USER_MODULE)) as { getCurrentUserHandle?: () => string };
+        return userModule.getCurrentUserHandle?.() ?? 'default-user';
+    } catch {
+        return 'default-user';
+    }
+}
+
+const ST_USER_MODULE = '/scripts/user.js';

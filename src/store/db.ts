@@ -1,0 +1,42 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { CheckpointRecord, JournalEvent, RunRecord, WorkspaceFile } from '../contract/records';
+
+export const DATABASE_VERSION = 1;
+
+export interface TavernAgentDb extends DBSchema {
+    runs: { key: string; value: RunRecord; indexes: { byChat: string } };
+    /** The append-only journal; key [runId, seq] keeps a run's events contiguous and ordered. */
+    events: { key: [string, number]; value: JournalEvent };
+    files: { key: [string, string]; value: WorkspaceFile };
+    checkpoints: { key: [string, number]; value: CheckpointRecord; indexes: { byPath: [string, string] } };
+}
+
+export type StoreName = 'runs' | 'events' | 'files' | 'checkpoints';
+
+/**
+ * All SillyTavern users of one server share the browser origin, so each user gets a database of their own.
+ * The handle is encoded so that no handle can name another user's database.
+ */
+export function databaseNameFor(userHandle: string): string {
+    return `tavern-agent:${encodeURIComponent(userHandle)}`;
+}
+
+export async function openTavernAgentDb(userHandle: string): Promise<IDBPDatabase<TavernAgentDb>> {
+    return openDB<TavernAgentDb>(databaseNameFor(userHandle), DATABASE_VERSION, {
+        upgrade(db, oldVersion) {
+            // One step per released version; never edit a step once it has shipped.
+            if (oldVersion < 1) {
+                const runs = db.createObjectStore('runs', { keyPath: 'runId' });
+                runs.createIndex('byChat', 'chatKey');
+                db.createObjectStore('events', { keyPath: ['runId', 'seq'] });
+                db.createObjectStore('files', { keyPath: ['runId', 'path'] });
+                const checkpoints = db.createObjectStore('checkpoints', { keyPath: ['runId', 'seq'] });
+                checkpoints.createIndex('byPath', ['runId', 'path']);
+            }
+        },
+        blocking() {
+            // A newer tab wants to upgrade: step aside rather than hold it up forever.
+            // (The next call reopens with the new version.)
+        },
+    });
+}

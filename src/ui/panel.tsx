@@ -1,0 +1,93 @@
+import { t } from '../host/i18n';
+import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
+
+export interface PanelActions {
+    setAgentMode(enabled: boolean): void;
+    close(): void;
+}
+
+function EngineLine() {
+    const state = engineState.value;
+    switch (state.phase) {
+        case 'idle':
+        case 'starting':
+            return <span class="tavern-agent__muted">{t`Engine starting…`}</span>;
+        case 'ready':
+            return (
+                <span class="tavern-agent__muted" data-engine="ready">
+                    {t`Engine ready`} · v{state.health.engineVersion}
+                </span>
+            );
+        case 'error':
+            return (
+                <span class="tavern-agent__error" role="alert" data-engine="error">
+                    {t`Engine failed to start:`} {state.message}
+                </span>
+            );
+    }
+}
+
+function AgentModeSwitch({ actions }: { actions: PanelActions }) {
+    const status = chatStatus.value;
+    const noChat = status.chatId === null;
+    return (
+        <div class="tavern-agent__section">
+            <label class="tavern-agent__switch">
+                <input
+                    id="tavern_agent_mode_switch"
+                    type="checkbox"
+                    role="switch"
+                    checked={status.enabled}
+                    disabled={noChat || savingAgentMode.value}
+                    onChange={(event) => actions.setAgentMode(event.currentTarget.checked)}
+                />
+                <span class="tavern-agent__switch-track" aria-hidden="true" />
+                <span class="tavern-agent__switch-label">{t`Agent Mode`}</span>
+            </label>
+            <p class="tavern-agent__hint">
+                {noChat
+                    ? t`Open a chat to use Agent Mode.`
+                    : status.enabled
+                      ? t`On for this chat: Send runs the agent, which drafts in its workspace and commits one reply.`
+                      : t`Off for this chat: SillyTavern generates replies as usual.`}
+            </p>
+            {noChat ? null : (
+                <p class="tavern-agent__meta">
+                    <span>{t`Profile`}</span>: <code>{status.profileId}</code>
+                </p>
+            )}
+        </div>
+    );
+}
+
+export function Panel({ actions }: { actions: PanelActions }) {
+    if (!panelOpen.value) return null;
+    const status = chatStatus.value;
+    return (
+        <aside
+            class="tavern-agent"
+            aria-label={t`Tavern Agent`}
+            data-agent-mode={status.enabled ? 'on' : 'off'}
+        >
+            <header class="tavern-agent__header">
+                <span class="fa-solid fa-robot" aria-hidden="true" />
+                <h3 class="tavern-agent__title">{t`Tavern Agent`}</h3>
+                <button
+                    type="button"
+                    class="tavern-agent__icon-button fa-solid fa-xmark"
+                    title={t`Close`}
+                    aria-label={t`Close`}
+                    onClick={actions.close}
+                />
+            </header>
+            <AgentModeSwitch actions={actions} />
+            <section class="tavern-agent__section tavern-agent__runs" aria-live="polite">
+                <h4>{t`Runs`}</h4>
+                <p class="tavern-agent__muted">{t`No run in this chat yet.`}</p>
+            </section>
+            <footer class="tavern-agent__footer">
+                <EngineLine />
+            </footer>
+        </aside>
+    );
+}
