@@ -23,7 +23,11 @@ export const RunRecordSchema = z.object({
     chatKey: z.string(),
     chatId: z.string(),
     profileId: z.string(),
+    generationType: z.string(),
     state: RunStateSchema,
+    /** The chat message this run committed to, once it has. */
+    messageId: z.number().int().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
     createdAt: z.number(),
     updatedAt: z.number(),
 });
@@ -60,3 +64,13 @@ export const CheckpointRecordSchema = z.object({
     at: z.number(),
 });
 export type CheckpointRecord = z.infer<typeof CheckpointRecordSchema>;
+
+export const PersistStateSchema = z.object({
+    v: z.literal(RECORD_VERSION),
+    runId: z.string(),
+    chatKey: z.string(),
+    /** path (under persist/) → content */
+    files: z.record(z.string(), z.string()),
+    at: z.number(),
+});
+export type PersistState = z.infer<typeof PersistStateSchema>;

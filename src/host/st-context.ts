@@ -36,10 +36,13 @@ export interface StContext {
     name1: string;
     name2: string;
     chatMetadata: Record<string, unknown>;
+    onlineStatus: string;
+    openCharacterChat(fileName: string): Promise<void>;
     eventSource: EventSource;
     eventTypes: Record<string, string>;
     getCurrentChatId(): string | undefined;
     saveMetadata(): Promise<void>;
+    executeSlashCommandsWithOptions(text: string, options?: Record<string, unknown>): Promise<{ pipe?: unknown } | undefined>;
     getRequestHeaders(): Record<string, string>;
     t(strings: TemplateStringsArray, ...values: unknown[]): string;
     translate(text: string, key?: string | null): string;

@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { CheckpointRecord, JournalEvent, RunRecord, WorkspaceFile } from '../contract/records';
+import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
 
 export const DATABASE_VERSION = 1;
 
@@ -9,9 +9,11 @@ export interface TavernAgentDb extends DBSchema {
     events: { key: [string, number]; value: JournalEvent };
     files: { key: [string, string]; value: WorkspaceFile };
     checkpoints: { key: [string, number]; value: CheckpointRecord; indexes: { byPath: [string, string] } };
+    /** persist/ as a successful run left it, keyed by run id; the chat's memory follows its messages. */
+    persistStates: { key: string; value: PersistState };
 }
 
-export type StoreName = 'runs' | 'events' | 'files' | 'checkpoints';
+export type StoreName = 'runs' | 'events' | 'files' | 'checkpoints' | 'persistStates';
 
 /**
  * All SillyTavern users of one server share the browser origin, so each user gets a database of their own.
@@ -32,6 +34,7 @@ export async function openTavernAgentDb(userHandle: string): Promise<IDBPDatabas
                 db.createObjectStore('files', { keyPath: ['runId', 'path'] });
                 const checkpoints = db.createObjectStore('checkpoints', { keyPath: ['runId', 'seq'] });
                 checkpoints.createIndex('byPath', ['runId', 'path']);
+                db.createObjectStore('persistStates', { keyPath: 'runId' });
             }
         },
         blocking() {

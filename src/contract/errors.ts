@@ -1,0 +1,62 @@
+/**
+ * Stable error codes (SPEC §8). Recoverable ones become tool results flagged as errors, with a hint the
+ * model can act on; runtime ones end the run with a message a user understands.
+ */
+export const RECOVERABLE_CODES = [
+    'tool.invalid_arguments',
+    'tool.not_allowed',
+    'tool.budget_exhausted',
+    'workspace.invalid_path',
+    'workspace.path_not_visible',
+    'workspace.path_not_writable',
+    'workspace.file_not_found',
+    'workspace.path_is_directory',
+    'workspace.invalid_range',
+    'workspace.mixed_range',
+    'workspace.read_too_large',
+    'workspace.patch_requires_read',
+    'workspace.stale_file',
+    'workspace.patch_not_found',
+    'workspace.patch_not_unique',
+    'workspace.patch_no_change',
+    'workspace.commit_required',
+    'workspace.empty_artifact',
+] as const;
+export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
+
+export const RUNTIME_FAILURE_CODES = [
+    'host.chat_changed',
+    'host.commit_failed',
+    'store.write_failed',
+    'store.quota_exceeded',
+    'model.request_failed',
+    'model.malformed_response',
+    'model.tool_call_required',
+    'run.cancelled',
+    'run.interrupted',
+    'run.internal_error',
+] as const;
+export type RuntimeFailureCode = (typeof RUNTIME_FAILURE_CODES)[number];
+
+/** A recoverable tool error: returned, never thrown. */
+export interface ToolError {
+    code: RecoverableCode;
+    message: string;
+    hint: string;
+}
+
+export function toolError(code: RecoverableCode, message: string, hint: string): ToolError {
+    return { code, message, hint };
+}
+
+/** A failure the run cannot survive. Thrown inside the worker only, caught by the loop and journaled. */
+export class RunFailure extends Error {
+    constructor(
+        readonly code: RuntimeFailureCode,
+        message: string,
+        readonly detail?: string,
+    ) {
+        super(message);
+        this.name = 'RunFailure';
+    }
+}

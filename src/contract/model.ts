@@ -1,0 +1,63 @@
+import * as z from 'zod';
+
+/** One tool call as the engine sees it, whatever provider produced it. */
+export const ToolCallSchema = z.object({
+    id: z.string(),
+    name: z.string(),
+    /** The raw argument text; parsed (and possibly rejected) by the dispatcher, not the decoder. */
+    argumentsText: z.string(),
+    /** Provider data that must be sent back with this call (a Gemini thought signature). */
+    signature: z.string().optional(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export const TokenUsageSchema = z.object({ input: z.number(), output: z.number() });
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+/** The one internal shape of a model turn: the decoders turn every provider's response into this. */
+export const ModelTurnSchema = z.object({
+    text: z.string(),
+    reasoning: z.string(),
+    toolCalls: z.array(ToolCallSchema),
+    usage: TokenUsageSchema.nullable(),
+    finishReason: z.string().nullable(),
+    /** Provider data that rides along and is sent back (thinking signatures). */
+    native: z.object({ signature: z.string().optional() }),
+});
+export type ModelTurn = z.infer<typeof ModelTurnSchema>;
+
+/** OpenAI chat format: what the engine sends; SillyTavern's backend converts it for other providers. */
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface WireToolCall {
+    id: string;
+    type: 'function';
+    function: { name: string; arguments: string };
+    signature?: string;
+}
+
+export interface WireMessage {
+    role: ChatRole;
+    content: string | null;
+    name?: string;
+    tool_calls?: WireToolCall[];
+    tool_call_id?: string;
+    signature?: string;
+}
+
+export interface WireTool {
+    type: 'function';
+    function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface ModelRequest {
+    runId: string;
+    round: number;
+    messages: WireMessage[];
+    tools: WireTool[];
+}
+
+/** What the host returns for a model request: the backend's JSON untouched, or an error as data. */
+export type ModelReply =
+    | { ok: true; raw: unknown; durationMs: number }
+    | { ok: false; status: number | null; message: string; retryable: boolean; aborted: boolean };

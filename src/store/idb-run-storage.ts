@@ -1,0 +1,22 @@
+import type { IDBPDatabase } from 'idb';
+import type { TavernAgentDb } from './db';
+import type { RunStorage } from './run-storage';
+
+export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage {
+    return {
+        async putRun(run) { await db.put('runs', run); },
+        getRun: (runId) => db.get('runs', runId),
+        listRuns: (chatKey) => db.getAllFromIndex('runs', 'byChat', chatKey),
+        async appendEvent(event) { await db.add('events', event); },
+        listEvents: (runId, fromSeq = 0) => db.getAll('events', IDBKeyRange.bound([runId, fromSeq], [runId, Number.MAX_SAFE_INTEGER])),
+        async putFile(file) { await db.put('files', file); },
+        listFiles: (runId) => db.getAll('files', IDBKeyRange.bound([runId, ''], [runId, '\uffff'])),
+        async putCheckpoint(checkpoint) { await db.put('checkpoints', checkpoint); },
+        async listCheckpoints(runId, path) {
+            if (path === undefined) return db.getAll('checkpoints', IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER]));
+            return db.getAllFromIndex('checkpoints', 'byPath', [runId, path]);
+        },
+        async putPersistState(state) { await db.put('persistStates', state); },
+        getPersistState: (runId) => db.get('persistStates', runId),
+    };
+}

@@ -1,0 +1,44 @@
+import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+
+/**
+ * Everything a run stores, as one narrow interface: IndexedDB in the product (idb-run-storage.ts), memory
+ * in unit tests. Every method rejects on failure; the run turns that into `store.write_failed`.
+ */
+export interface RunStorage {
+    putRun(run: RunRecord): Promise<void>;
+    getRun(runId: string): Promise<RunRecord | undefined>;
+    listRuns(chatKey: string): Promise<RunRecord[]>;
+    appendEvent(event: JournalEvent): Promise<void>;
+    listEvents(runId: string, fromSeq?: number): Promise<JournalEvent[]>;
+    putFile(file: WorkspaceFile): Promise<void>;
+    listFiles(runId: string): Promise<WorkspaceFile[]>;
+    putCheckpoint(checkpoint: CheckpointRecord): Promise<void>;
+    listCheckpoints(runId: string, path?: string): Promise<CheckpointRecord[]>;
+    putPersistState(state: PersistState): Promise<void>;
+    getPersistState(runId: string): Promise<PersistState | undefined>;
+}
+
+/** The in-memory twin, for unit tests and for runs that must not touch the disk. */
+export function createMemoryRunStorage(): RunStorage {
+    const runs = new Map<string, RunRecord>();
+    const events: JournalEvent[] = [];
+    const files = new Map<string, WorkspaceFile>();
+    const checkpoints: CheckpointRecord[] = [];
+    const persist = new Map<string, PersistState>();
+    const clone = <T>(value: T): T => structuredClone(value);
+    return {
+        async putRun(run) { runs.set(run.runId, clone(run)); },
+        async getRun(runId) { const run = runs.get(runId); return run && clone(run); },
+        async listRuns(chatKey) { return [...runs.values()].filter((run) => run.chatKey === chatKey).map(clone); },
+        async appendEvent(event) { events.push(clone(event)); },
+        async listEvents(runId, fromSeq = 0) { return events.filter((e) => e.runId === runId && e.seq >= fromSeq).map(clone); },
+        async putFile(file) { files.set(`${file.runId}\0${file.path}`, clone(file)); },
+        async listFiles(runId) { return [...files.values()].filter((f) => f.runId === runId).map(clone); },
+        async putCheckpoint(checkpoint) { checkpoints.push(clone(checkpoint)); },
+        async listCheckpoints(runId, path) {
+            return checkpoints.filter((c) => c.runId === runId && (path === undefined || c.path === path)).map(clone);
+        },
+        async putPersistState(state) { persist.set(state.runId, clone(state)); },
+        async getPersistState(runId) { const state = persist.get(runId); return state && clone(state); },
+    };
+}

@@ -1,0 +1,61 @@
+import { diff_match_patch } from 'diff-match-patch';
+import { RECORD_VERSION, type CheckpointRecord } from '../contract/records';
+
+/** A full copy every this many checkpoints of one path bounds how many deltas a rebuild applies. */
+export const FULL_COPY_EVERY = 25;
+
+const dmp = new diff_match_patch();
+
+/**
+ * Makes the checkpoint record for a new version of a file: a diff-match-patch delta against the previous
+ * checkpoint of the same path (so long runs stay small), or a full copy for the first checkpoint and every
+ * FULL_COPY_EVERY-th one.
+ */
+export function makeCheckpoint(opts: {
+    runId: string;
+    seq: number;
+    path: string;
+    previous: string | null;
+    next: string;
+    indexForPath: number;
+    at: number;
+}): CheckpointRecord {
+    const full = opts.previous === null || opts.indexForPath % FULL_COPY_EVERY === 0;
+    return {
+        v: RECORD_VERSION,
+        runId: opts.runId,
+        seq: opts.seq,
+        path: opts.path,
+        delta: full ? null : dmp.patch_toText(dmp.patch_make(opts.previous!, opts.next)),
+        full: full ? opts.next : null,
+        at: opts.at,
+    };
+}
+
+/**
+ * Rebuilds the text of `path` as of checkpoint `seq` from the checkpoints of that path (any order): start
+ * at the newest full copy at or before it, then apply the deltas after it in order.
+ */
+export function rebuildCheckpoint(checkpoints: readonly CheckpointRecord[], seq: number): string {
+    const chain = checkpoints.filter((c) => c.seq <= seq).sort((a, b) => a.seq - b.seq);
+    if (chain.length === 0 || chain.at(-1)!.seq !== seq) throw new Error(`No checkpoint ${seq} in this chain.`);
+    let start = chain.length - 1;
+    while (start > 0 && chain[start]!.full === null) start -= 1;
+    const base = chain[start]!;
+    if (base.full === null) throw new Error(`Checkpoint chain of ${base.path} has no full copy.`);
+    let text = base.full;
+    for (const checkpoint of chain.slice(start + 1)) {
+        const [patched, applied] = dmp.patch_apply(dmp.patch_fromText(checkpoint.delta ?? ''), text);
+        if (applied.some((ok) => !ok)) throw new Error(`Checkpoint ${checkpoint.seq} of ${checkpoint.path} does not apply.`);
+        text = patched;
+    }
+    return text;
+}
+
+/** A unified-style line diff for the timeline, built from the same library. */
+export function lineDiff(before: string, after: string): Array<{ op: -1 | 0 | 1; text: string }> {
+    const { chars1, chars2, lineArray } = dmp.diff_linesToChars_(before, after);
+    const diffs = dmp.diff_main(chars1, chars2, false);
+    dmp.diff_charsToLines_(diffs, lineArray);
+    return diffs.map(([op, text]) => ({ op: op as -1 | 0 | 1, text }));
+}

@@ -1,0 +1,22 @@
+/** SPEC §4: the roots an agent may see and write. Profiles may narrow them, never widen. */
+export const VISIBLE_ROOTS = ['output', 'scratch', 'plan', 'summaries', 'persist'] as const;
+export type VisibleRoot = (typeof VISIBLE_ROOTS)[number];
+
+/** Stores the run keeps for itself: shown read-only in the timeline and exports, never to tools. */
+export const HIDDEN_ROOTS = ['input', 'tool-args', 'tool-results', 'model-responses', 'checkpoints', 'events.jsonl'] as const;
+
+export interface RootPolicy {
+    visible: readonly string[];
+    writable: readonly string[];
+}
+
+export const DEFAULT_ROOT_POLICY: RootPolicy = { visible: VISIBLE_ROOTS, writable: VISIBLE_ROOTS };
+
+export function rootOf(path: string): string {
+    const slash = path.indexOf('/');
+    return slash === -1 ? path : path.slice(0, slash);
+}
+
+export function isHiddenPath(path: string): boolean {
+    return (HIDDEN_ROOTS as readonly string[]).includes(rootOf(path));
+}
