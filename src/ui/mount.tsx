@@ -32,13 +32,8 @@ export function mountPanel(actions: PanelActions, onOpen: () => void): void {
     icon.setAttribute('role', 'button');
     icon.setAttribute('tabindex', '0');
     icon.setAttribute('aria-label', t`Tavern Agent`);
+    // `interactable`: SillyTavern's keyboard.js turns Enter on a focused interactable into a click.
     icon.addEventListener('click', toggle);
-    icon.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter' || event.key === ' ') {
-            event.preventDefault();
-            toggle();
-        }
-    });
     const toggleWrap = document.createElement('div');
     toggleWrap.className = 'drawer-toggle';
     toggleWrap.append(icon);

@@ -1,0 +1,52 @@
+// Public types of the scripted mock LLM server (re-exported by ../mock-model.ts).
+
+/** One tool call. `arguments`: an object (JSON-encoded for OpenAI), or a raw string sent verbatim (non-JSON test). */
+export type MockToolCall = { name: string; arguments: unknown; id?: string };
+
+export type MockTurn = {
+  /** Assistant text. */
+  text?: string;
+  /** Thinking text (Claude: thinking block + signature 'sig-<n>'; Gemini: thought part + thoughtSignature; OpenAI: reasoning_content). */
+  reasoning?: string;
+  toolCalls?: MockToolCall[];
+  /** Answer with this HTTP error status (e.g. 429, 500) in the provider's error shape instead of a completion. */
+  status?: number;
+  /** Error message for `status`. */
+  error?: string;
+  /** Wait this long before answering; abortable (a client disconnect stops the wait and records `aborted: true`). */
+  delayMs?: number;
+  usage?: { input: number; output: number };
+};
+
+export type Dialect = 'openai' | 'claude' | 'gemini';
+
+export interface RecordedRequest {
+  seq: number;
+  at: number;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: any;
+  dialect: Dialect | null;
+  kind: 'generate' | 'models' | 'other';
+  aborted?: boolean;
+  answeredWith?: MockTurn;
+}
+
+export interface MockModel {
+  /** http://127.0.0.1:PORT (no trailing slash). */
+  url: string;
+  /** `${url}/v1`: what SillyTavern's custom_url is set to. */
+  openaiBaseUrl: string;
+  enqueue(...turns: MockTurn[]): void;
+  /** Consulted when the queue is empty. */
+  setResponder(fn: ((req: RecordedRequest) => MockTurn | undefined) | null): void;
+  /** Every request, in order. */
+  requests(): RecordedRequest[];
+  /** Only model generation requests. */
+  generations(): RecordedRequest[];
+  waitForGenerations(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /** Clears queue, records, responder. */
+  reset(): void;
+  close(): Promise<void>;
+}

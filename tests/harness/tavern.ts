@@ -1,0 +1,66 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startMockModel, type MockModel } from './mock-model';
+import { startSillyTavern, type ModelSource, type SillyTavernServer } from './st-server';
+import { launchBrowser, openSillyTavern, type StPage } from './browser';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+/** The folder name the extension gets when linked into a test SillyTavern. */
+export const LINKED_FOLDER = 'tavern-agent';
+
+export interface TavernSession {
+    mock: MockModel;
+    st: SillyTavernServer;
+    browser: Browser;
+    /** Opens a fresh browser context (fresh IndexedDB) on SillyTavern's page. */
+    open(viewport?: { width: number; height: number }): Promise<StPage>;
+    close(): Promise<void>;
+}
+
+/**
+ * One mock model, one SillyTavern and one Chromium for a test file. `link` installs the working tree as the
+ * extension (fast, for behaviour tests); the install test uses SillyTavern's own installer instead.
+ */
+export async function startTavernSession(opts: { source?: ModelSource; link?: boolean } = {}): Promise<TavernSession> {
+    const mock = await startMockModel();
+    let st: SillyTavernServer | undefined;
+    let browser: Browser | undefined;
+    try {
+        st = await startSillyTavern({
+            modelUrl: mock.url,
+            source: opts.source ?? 'custom',
+            linkExtensions: opts.link === false ? [] : [{ folder: LINKED_FOLDER, dir: REPO_ROOT }],
+        });
+        browser = await launchBrowser();
+    } catch (error) {
+        await browser?.close();
+        await st?.stop();
+        await mock.close();
+        throw error;
+    }
+    const server = st;
+    const chromium = browser;
+    return {
+        mock,
+        st: server,
+        browser: chromium,
+        open: (viewport) => openSillyTavern(chromium, server.url, viewport ? { viewport } : {}),
+        async close() {
+            await chromium.close().catch(() => undefined);
+            await server.stop().catch(() => undefined);
+            await mock.close().catch(() => undefined);
+        },
+    };
+}
+
+/** Runs a slash command the way the chat box would and returns its pipe result. */
+export async function slash(page: Page, command: string): Promise<string> {
+    return page.evaluate(async (text) => {
+        const result = await SillyTavern!.getContext().executeSlashCommandsWithOptions(text, { handleParserErrors: false, handleExecutionErrors: false });
+        return String(result?.pipe ?? '');
+    }, command);
+}
+
+export async function waitForExtension(page: Page): Promise<void> {
+    await page.waitForFunction(() => Boolean(globalThis.TavernAgent) && Boolean(document.getElementById('tavern_agent_button')));
+}
