@@ -18,6 +18,8 @@ function refreshChatStatus(): void {
 }
 
 async function switchAgentMode(enabled: boolean): Promise<void> {
+    // Show the new position at once; the saved state replaces it when the chat save is done.
+    chatStatus.value = { ...chatStatus.value, enabled };
     savingAgentMode.value = true;
     try {
         const result = await setAgentMode(enabled);

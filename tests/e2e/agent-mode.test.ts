@@ -89,10 +89,12 @@ test('/agent on|off|status switch each chat on its own, and the switch survives 
     await page.locator('.tavern-agent__switch').click();
     await page.waitForFunction(() => !SillyTavern!.getContext().chatMetadata.tavern_agent || (SillyTavern!.getContext().chatMetadata.tavern_agent as { enabled: boolean }).enabled === false);
     assert.equal((await status(page)).enabled, false);
-    assert.equal(await toggle.isChecked(), false);
+    await page.waitForFunction(() => !(document.getElementById('tavern_agent_mode_switch') as HTMLInputElement).checked);
+    await page.waitForFunction(() => !(document.getElementById('tavern_agent_mode_switch') as HTMLInputElement).disabled);
 
     const turnedOff = JSON.parse(await slash(page, '/agent on')) as Status;
     assert.equal(turnedOff.enabled, true);
+    await page.waitForFunction(() => (document.getElementById('tavern_agent_mode_switch') as HTMLInputElement).checked);
     assert.equal(await toggle.isChecked(), true, 'a slash command updates the open panel');
     await slash(page, '/agent off');
     await reload(page);
