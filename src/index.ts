@@ -6,15 +6,19 @@ import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
 import { stContext } from './host/st-context';
 import { t } from './host/i18n';
+import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-controller';
+import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';
 import { chatStatus, savingAgentMode } from './ui/state';
 
+const liveFeed = createLiveFeed(() => refreshChatStatus());
+
 // The interceptor must exist as soon as the module runs: SillyTavern looks it up by name on every Generate.
-(globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(null);
+(globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(createRunTakeover(liveFeed));
 globalThis.TavernAgent = createPublicApi();
 
 function refreshChatStatus(): void {
-    chatStatus.value = agentStatus();
+    chatStatus.value = agentStatus(activeRun());
 }
 
 async function switchAgentMode(enabled: boolean): Promise<void> {
@@ -40,7 +44,11 @@ function start(): void {
     onAgentModeChange(refreshChatStatus);
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
     mountPanel(
-        { setAgentMode: (enabled) => void switchAgentMode(enabled), close: closePanel },
+        {
+            setAgentMode: (enabled) => void switchAgentMode(enabled),
+            stopRun: () => void cancelActiveRun('Stopped from the panel.'),
+            close: closePanel,
+        },
         () => void checkEngineHealth().catch(() => undefined), // the panel shows the failure
     );
     refreshChatStatus();

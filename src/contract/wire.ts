@@ -1,4 +1,8 @@
 import * as z from 'zod';
+import type { ModelReply, ModelRequest } from './model';
+import type { JournalEvent, RunRecord } from './records';
+import type { Result } from './result';
+import type { RunInput, RunOutcome } from './run-input';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
@@ -15,9 +19,33 @@ export const HealthReportSchema = z.object({
 
 export type HealthReport = z.infer<typeof HealthReportSchema>;
 
+/** What the engine asks of the main thread. Passed once per run as a comlink proxy. */
+export interface HostBridge {
+    /** One model call through SillyTavern's backend; never throws, errors come back as data. */
+    requestModel(request: ModelRequest): Promise<ModelReply>;
+    /** Writes text into the run's chat (identity checked again first). */
+    commit(request: CommitRequest): Promise<Result<{ messageId: number }>>;
+    /** Journal events as they are stored, in order. */
+    onEvents(events: JournalEvent[]): void;
+}
+
+export interface CommitRequest {
+    runId: string;
+    path: string;
+    text: string;
+    mode: 'replace' | 'append';
+    reason: string | null;
+}
+
 /** The engine as the main thread sees it through comlink. Every method returns data, never throws. */
 export interface EngineApi {
     /** Opens the database of one SillyTavern user; idempotent for the same handle. */
-    open(userHandle: string): Promise<import('./result').Result<HealthReport['database']>>;
-    health(): Promise<import('./result').Result<HealthReport>>;
+    open(userHandle: string): Promise<Result<HealthReport['database']>>;
+    health(): Promise<Result<HealthReport>>;
+    /** Runs an agent to its end; resolves with the outcome (failures included). */
+    startRun(input: RunInput, host: HostBridge): Promise<Result<RunOutcome>>;
+    /** Asks a run to stop; the run ends as cancelled at its next step. */
+    cancelRun(runId: string, reason: string): Promise<void>;
+    listRuns(chatKey: string): Promise<Result<RunRecord[]>>;
+    readEvents(runId: string, fromSeq: number): Promise<Result<JournalEvent[]>>;
 }

@@ -4,6 +4,13 @@ import { fail, ok, describeError, type Result } from '../contract/result';
 import { ENGINE_VERSION } from '../contract/version';
 import { HealthReportSchema, type EngineApi, type HealthReport } from '../contract/wire';
 import { openTavernAgentDb, type TavernAgentDb } from '../store/db';
+import { createIdbRunStorage } from '../store/idb-run-storage';
+import type { RunStorage } from '../store/run-storage';
+import { RunInputSchema } from '../contract/run-input';
+import { ALL_TOOLS } from '../tools/registry';
+import { createEventPump } from './event-pump';
+import { runAgent } from './run';
+import { builtInProfile } from '../contract/profile';
 
 /** A module worker cannot call importScripts; a classic worker can. */
 function runsInModuleWorker(): boolean {
@@ -19,7 +26,9 @@ function runsInModuleWorker(): boolean {
 
 export function createEngine(): EngineApi {
     let db: IDBPDatabase<TavernAgentDb> | null = null;
+    let storage: RunStorage | null = null;
     let openedFor: string | null = null;
+    const running = new Map<string, AbortController>();
 
     function databaseInfo(handle: IDBPDatabase<TavernAgentDb>): HealthReport['database'] {
         return { name: handle.name, version: handle.version, stores: [...handle.objectStoreNames].sort() };
@@ -31,15 +40,59 @@ export function createEngine(): EngineApi {
                 if (db && openedFor === userHandle) return ok(databaseInfo(db));
                 db?.close();
                 db = await openTavernAgentDb(userHandle);
+                storage = createIdbRunStorage(db);
                 openedFor = userHandle;
                 db.addEventListener('versionchange', () => {
                     db?.close();
                     db = null;
+                    storage = null;
                     openedFor = null;
                 });
                 return ok(databaseInfo(db));
             } catch (error) {
                 return fail('store.open_failed', 'Tavern Agent could not open its browser storage.', describeError(error));
+            }
+        },
+        async startRun(rawInput, host) {
+            if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+            const parsed = RunInputSchema.safeParse(rawInput);
+            if (!parsed.success) return fail('run.invalid_input', 'The run could not start: its input snapshot is invalid.', parsed.error.message);
+            const input = parsed.data;
+            const profile = builtInProfile(input.profileId);
+            if (!profile) return fail('profile.not_found', `The agent profile "${input.profileId}" does not exist.`);
+            if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
+            const controller = new AbortController();
+            running.set(input.runId, controller);
+            try {
+                const outcome = await runAgent(input, profile, {
+                    storage,
+                    host,
+                    tools: ALL_TOOLS,
+                    sink: createEventPump((events) => void host.onEvents(events)),
+                    signal: controller.signal,
+                });
+                return ok(outcome);
+            } finally {
+                running.delete(input.runId);
+            }
+        },
+        async cancelRun(runId, reason) {
+            running.get(runId)?.abort(reason);
+        },
+        async listRuns(chatKey) {
+            if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+            try {
+                return ok((await storage.listRuns(chatKey)).sort((a, b) => a.createdAt - b.createdAt));
+            } catch (error) {
+                return fail('store.read_failed', 'Tavern Agent could not read its run history.', describeError(error));
+            }
+        },
+        async readEvents(runId, fromSeq) {
+            if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+            try {
+                return ok(await storage.listEvents(runId, fromSeq));
+            } catch (error) {
+                return fail('store.read_failed', 'Tavern Agent could not read the run journal.', describeError(error));
             }
         },
         async health(): Promise<Result<HealthReport>> {

@@ -1,8 +1,9 @@
 import { agentStatus, setAgentMode } from './agent-mode';
+import { activeRun, cancelActiveRun } from './run-controller';
 import { stContext } from './st-context';
 import { t } from './i18n';
 
-const SUBCOMMANDS = ['on', 'off', 'status'] as const;
+const SUBCOMMANDS = ['on', 'off', 'status', 'stop'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
@@ -13,10 +14,11 @@ function isSubcommand(value: string): value is Subcommand {
 export async function runAgentCommand(argument: string): Promise<string> {
     const word = argument.trim().toLowerCase() || 'status';
     if (!isSubcommand(word)) {
-        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off or status.`);
+        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status or stop.`);
         return '';
     }
-    if (word === 'status') return JSON.stringify(agentStatus());
+    if (word === 'status') return JSON.stringify(agentStatus(activeRun()));
+    if (word === 'stop') return String(await cancelActiveRun('Stopped with /agent stop.'));
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
@@ -32,10 +34,10 @@ export function registerSlashCommands(): void {
             name: 'agent',
             callback: (_named, unnamed) => runAgentCommand(String(unnamed ?? '')),
             returns: 'JSON status of Agent Mode in this chat',
-            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON.`,
+            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent.`,
             unnamedArgumentList: [
                 context.SlashCommandArgument.fromProps({
-                    description: 'on, off or status',
+                    description: 'on, off, status or stop',
                     typeList: [context.ARGUMENT_TYPE.STRING],
                     isRequired: false,
                     defaultValue: 'status',

@@ -41,6 +41,13 @@ export interface StContext {
     eventSource: EventSource;
     eventTypes: Record<string, string>;
     getCurrentChatId(): string | undefined;
+    mainApi: string;
+    generate(type: string, options: { signal?: AbortSignal }, dryRun: boolean): Promise<unknown>;
+    saveReply(options: { type: string; getMessage: string }): Promise<unknown>;
+    saveChat(): Promise<void>;
+    updateMessageBlock(messageId: number, message: ChatMessage): void;
+    stopGeneration(): boolean;
+    uuidv4(): string;
     saveMetadata(): Promise<void>;
     executeSlashCommandsWithOptions(text: string, options?: Record<string, unknown>): Promise<{ pipe?: unknown } | undefined>;
     getRequestHeaders(): Record<string, string>;

@@ -1,8 +1,10 @@
 import { t } from '../host/i18n';
+import { RunView } from './run-view';
 import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
 
 export interface PanelActions {
     setAgentMode(enabled: boolean): void;
+    stopRun(): void;
     close(): void;
 }
 
@@ -82,8 +84,15 @@ export function Panel({ actions }: { actions: PanelActions }) {
             </header>
             <AgentModeSwitch actions={actions} />
             <section class="tavern-agent__section tavern-agent__runs" aria-live="polite">
-                <h4>{t`Runs`}</h4>
-                <p class="tavern-agent__muted">{t`No run in this chat yet.`}</p>
+                <div class="tavern-agent__runs-header">
+                    <h4>{t`Runs`}</h4>
+                    {status.run ? (
+                        <button type="button" class="menu_button tavern-agent__stop" onClick={actions.stopRun}>
+                            <span class="fa-solid fa-stop" aria-hidden="true" /> {t`Stop`}
+                        </button>
+                    ) : null}
+                </div>
+                <RunView />
             </section>
             <footer class="tavern-agent__footer">
                 <EngineLine />

@@ -1,0 +1,68 @@
+import * as z from 'zod';
+
+export const GenerationTypeSchema = z.enum(['normal', 'regenerate', 'swipe']);
+export type GenerationType = z.infer<typeof GenerationTypeSchema>;
+
+/** The chat a run belongs to; checked again before every commit. */
+export const ChatIdentitySchema = z.object({
+    chatId: z.string(),
+    /** `chat_metadata.integrity`: survives renames, and is the key of the chat's runs. */
+    integrity: z.string(),
+    characterId: z.string().nullable(),
+    groupId: z.string().nullable(),
+    characterName: z.string(),
+    userName: z.string(),
+});
+export type ChatIdentity = z.infer<typeof ChatIdentitySchema>;
+
+export const PrefixMessageSchema = z.object({
+    index: z.number().int().nonnegative(),
+    role: z.enum(['user', 'assistant', 'system']),
+    name: z.string(),
+    text: z.string(),
+    /** Hidden from prompts (`is_system`): searchable, marked as hidden. */
+    hidden: z.boolean(),
+    /** The run that committed this message, if an agent did. */
+    agentRunId: z.string().nullable(),
+});
+export type PrefixMessage = z.infer<typeof PrefixMessageSchema>;
+
+export const WireMessageSchema = z.object({
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    content: z.string().nullable(),
+    name: z.string().optional(),
+});
+
+export const WorldInfoEntrySchema = z.object({
+    book: z.string(),
+    uid: z.number().int(),
+    title: z.string(),
+    keys: z.array(z.string()),
+    content: z.string(),
+    constant: z.boolean(),
+});
+export type WorldInfoEntry = z.infer<typeof WorldInfoEntrySchema>;
+
+/** Everything a run may see, frozen when it starts (SPEC §1): tools read this, never live state. */
+export const RunInputSchema = z.object({
+    runId: z.string().min(1),
+    generationType: GenerationTypeSchema,
+    chat: ChatIdentitySchema,
+    prefix: z.array(PrefixMessageSchema),
+    /** The prompt SillyTavern assembled for this turn, the run's starting context. */
+    prompt: z.array(WireMessageSchema),
+    worldInfo: z.object({ captured: z.boolean(), entries: z.array(WorldInfoEntrySchema) }),
+    profileId: z.string().min(1),
+    /** The chat completion source, so responses decode by provider. */
+    source: z.string(),
+    retry: z.object({ maxRetries: z.number().int().min(0).max(10), baseDelayMs: z.number().int().min(0) }),
+});
+export type RunInput = z.infer<typeof RunInputSchema>;
+
+export const RunOutcomeSchema = z.object({
+    runId: z.string(),
+    state: z.enum(['completed', 'failed', 'cancelled']),
+    messageId: z.number().int().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type RunOutcome = z.infer<typeof RunOutcomeSchema>;

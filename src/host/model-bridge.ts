@@ -1,0 +1,76 @@
+import type { ModelReply, ModelRequest } from '../contract/model';
+import { stContext } from './st-context';
+import { importOpenAiModule } from './st-internals';
+
+/** Post-processing modes that keep tool calls and tool turns intact (SILLYTAVERN-API.md §2). */
+const TOOL_SAFE_POST_PROCESSING: Record<string, string> = {
+    '': '',
+    merge: 'merge_tools',
+    semi: 'semi_tools',
+    strict: 'strict_tools',
+    merge_tools: 'merge_tools',
+    semi_tools: 'semi_tools',
+    strict_tools: 'strict_tools',
+    single: '',
+};
+
+/** SillyTavern forwards an upstream error of the generic path as HTTP 200 with its status text. */
+const RETRYABLE_MESSAGE = /too many requests|rate limit|internal server error|bad gateway|service unavailable|gateway timeout|overloaded|\b(429|5\d\d)\b/i;
+
+function errorMessage(body: unknown): string | null {
+    if (!body || typeof body !== 'object' || !('error' in body)) return null;
+    const error = (body as { error: unknown }).error;
+    if (error === true) return 'The model provider returned an error (see the SillyTavern server log).';
+    if (typeof error === 'string') return error;
+    if (error && typeof error === 'object' && 'message' in error) return String((error as { message: unknown }).message);
+    return 'The model provider returned an error.';
+}
+
+/**
+ * Sends one agent model call with the user's current Chat Completion connection, through SillyTavern's
+ * backend (API keys stay on the server). Non-streaming, OpenAI-format tools; the backend converts them for
+ * Claude, Gemini and the rest, and returns each provider's own response shape, decoded in the worker.
+ */
+export async function requestModel(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
+    const started = performance.now();
+    try {
+        const openai = await importOpenAiModule();
+        const settings = openai.oai_settings;
+        const { generate_data: data } = await openai.createGenerationParameters(
+            settings,
+            openai.getChatCompletionModel(settings),
+            'quiet',
+            request.messages,
+        );
+        data.stream = false;
+        data.tools = request.tools;
+        data.tool_choice = 'auto';
+        data.custom_prompt_post_processing = TOOL_SAFE_POST_PROCESSING[String(data.custom_prompt_post_processing ?? '')] ?? '';
+        const response = await fetch('/api/backends/chat-completions/generate', {
+            method: 'POST',
+            headers: stContext().getRequestHeaders(),
+            cache: 'no-cache',
+            body: JSON.stringify(data),
+            signal,
+        });
+        const text = await response.text();
+        let body: unknown = null;
+        try {
+            body = JSON.parse(text);
+        } catch {
+            body = null;
+        }
+        const durationMs = Math.round(performance.now() - started);
+        const message = errorMessage(body);
+        if (!response.ok || message !== null || body === null) {
+            const why = message ?? (text.slice(0, 200) || response.statusText || 'no response body');
+            const retryable = response.status === 429 || response.status >= 500 || RETRYABLE_MESSAGE.test(why);
+            return { ok: false, status: response.status, message: why, retryable, aborted: false };
+        }
+        return { ok: true, raw: body, durationMs };
+    } catch (error) {
+        const aborted = signal.aborted || (error instanceof DOMException && error.name === 'AbortError');
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, status: null, message, retryable: !aborted, aborted };
+    }
+}

@@ -1,0 +1,106 @@
+import { proxy } from 'comlink';
+import type { JournalEvent } from '../contract/records';
+import type { GenerationType, RunOutcome } from '../contract/run-input';
+import type { HostBridge } from '../contract/wire';
+import { currentChatAgentState } from './agent-mode';
+import { commitToChat, type CommitTarget } from './commit';
+import { t } from './i18n';
+import { requestModel } from './model-bridge';
+import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
+import { stContext } from './st-context';
+import { getEngine } from './worker-client';
+import type { GenerateInterceptor } from './interceptor';
+
+export interface ActiveRun {
+    runId: string;
+    state: string;
+}
+
+export interface RunObserver {
+    onRunStart(runId: string, type: GenerationType): void;
+    onEvents(events: JournalEvent[]): void;
+    onRunEnd(outcome: RunOutcome): void;
+}
+
+let active: { runId: string; state: string; controller: AbortController; target: CommitTarget } | null = null;
+
+export function activeRun(): ActiveRun | null {
+    return active ? { runId: active.runId, state: active.state } : null;
+}
+
+/** Stops the active run: its model call is aborted, and it never commits afterwards. */
+export async function cancelActiveRun(reason: string): Promise<boolean> {
+    const run = active;
+    if (!run) return false;
+    run.target.closed = true;
+    run.controller.abort(reason);
+    const engine = await getEngine();
+    await engine.cancelRun(run.runId, reason);
+    return true;
+}
+
+/**
+ * The agent's takeover of a SillyTavern generation. It awaits the whole run inside the generate
+ * interceptor, so SillyTavern stays busy (Send blocked, Stop shown) exactly as during a normal generation,
+ * then aborts SillyTavern's own generation so no second reply is made.
+ */
+export function createRunTakeover(observer: RunObserver): GenerateInterceptor {
+    return async (_chat, _contextSize, abort, type) => {
+        const context = stContext();
+        // Whatever happens below, SillyTavern's own generation must not run as well.
+        try {
+            if (active) {
+                globalThis.toastr?.warning(t`An agent run is already in progress.`);
+                return;
+            }
+            if (context.mainApi !== 'openai') {
+                globalThis.toastr?.error(t`Agent Mode needs a Chat Completion connection (tool calling). Switch the API, or turn Agent Mode off.`);
+                return;
+            }
+            await runOnce(type as GenerationType, observer);
+        } finally {
+            abort(true);
+        }
+    };
+}
+
+async function runOnce(type: GenerationType, observer: RunObserver): Promise<void> {
+    const context = stContext();
+    const runId = context.uuidv4();
+    const controller = new AbortController();
+    const target: CommitTarget = { runId, identity: currentIdentity(), generationType: type, messageId: null, closed: false };
+    active = { runId, state: 'preparing', controller, target };
+    const onStop = () => void cancelActiveRun('Stopped by the user.');
+    context.eventSource.on(context.eventTypes.GENERATION_STOPPED!, onStop);
+    observer.onRunStart(runId, type);
+    let outcome: RunOutcome;
+    try {
+        const input = await captureRunInput(runId, type, currentChatAgentState().profileId, controller.signal);
+        const engine = await getEngine();
+        const bridge: HostBridge = {
+            requestModel: (request) => requestModel(request, controller.signal),
+            commit: (request) => commitToChat(target, request),
+            onEvents: (events) => {
+                const last = [...events].reverse().find((event) => event.type === 'run-state');
+                if (active && last) active.state = (last.payload as { to: string }).to;
+                observer.onEvents(events);
+            },
+        };
+        const result = await engine.startRun(input, proxy(bridge));
+        outcome = result.ok
+            ? result.value
+            : { runId, state: 'failed', messageId: null, error: { code: result.error.code, message: result.error.message } };
+    } catch (error) {
+        const code = error instanceof SnapshotError ? error.code : 'run.internal_error';
+        const message = error instanceof Error ? error.message : String(error);
+        outcome = { runId, state: code === 'run.cancelled' ? 'cancelled' : 'failed', messageId: null, error: { code, message } };
+    } finally {
+        context.eventSource.removeListener(context.eventTypes.GENERATION_STOPPED!, onStop);
+        target.closed = true;
+        active = null;
+    }
+    if (outcome.state === 'failed' && outcome.error) {
+        globalThis.toastr?.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
+    }
+    observer.onRunEnd(outcome);
+}

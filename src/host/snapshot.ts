@@ -1,0 +1,135 @@
+import type { ChatIdentity, GenerationType, PrefixMessage, RunInput, WorldInfoEntry } from '../contract/run-input';
+import type { ChatMessage } from './st-context';
+import { stContext } from './st-context';
+import { importOpenAiModule } from './st-internals';
+
+export class SnapshotError extends Error {
+    constructor(
+        readonly code: string,
+        message: string,
+    ) {
+        super(message);
+        this.name = 'SnapshotError';
+    }
+}
+
+interface PromptMessage {
+    role?: string;
+    content?: unknown;
+    name?: string;
+}
+
+interface ActivatedEntry {
+    world?: string;
+    uid?: number;
+    comment?: string;
+    key?: string[];
+    content?: string;
+    constant?: boolean;
+}
+
+function textOf(content: unknown): string {
+    if (typeof content === 'string') return content;
+    if (Array.isArray(content)) {
+        return content
+            .map((part) => (part && typeof part === 'object' && 'text' in part ? String((part as { text: unknown }).text) : ''))
+            .filter(Boolean)
+            .join('\n');
+    }
+    return '';
+}
+
+function agentRunIdOf(message: ChatMessage): string | null {
+    const marker = message.extra?.tavern_agent;
+    return marker && typeof marker === 'object' && typeof (marker as { runId?: unknown }).runId === 'string' ? (marker as { runId: string }).runId : null;
+}
+
+/** The chat identity a run is bound to, checked again before every commit. */
+export function currentIdentity(): ChatIdentity {
+    const context = stContext();
+    const chatId = context.getCurrentChatId();
+    const integrity = context.chatMetadata.integrity;
+    if (!chatId) throw new SnapshotError('host.no_chat', 'Open a chat first.');
+    return {
+        chatId,
+        integrity: typeof integrity === 'string' && integrity ? integrity : `chat:${chatId}`,
+        characterId: context.characterId === undefined ? null : String(context.characterId),
+        groupId: context.groupId ? String(context.groupId) : null,
+        characterName: context.name2,
+        userName: context.name1,
+    };
+}
+
+export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {
+    // characterId is an index that a group chat moves between members; the group id and chat file decide.
+    return a.chatId === b.chatId && a.integrity === b.integrity && a.groupId === b.groupId && (a.groupId !== null || a.characterId === b.characterId);
+}
+
+/**
+ * Freezes what a run may see (SPEC §1), from inside the generate interceptor: the chat prefix, and a dry
+ * run of SillyTavern's own prompt assembly for this turn, whose prompt becomes the run's starting context
+ * and whose world-info scan is the turn's activation. The dry run gets its own AbortSignal, so it does not
+ * replace SillyTavern's generation controller and the Stop button keeps working.
+ */
+export async function captureRunInput(runId: string, type: GenerationType, profileId: string, signal: AbortSignal): Promise<RunInput> {
+    const context = stContext();
+    const identity = currentIdentity();
+    // A swipe regenerates the last message: it is the run's target, not part of what it may read.
+    const visible = type === 'swipe' ? context.chat.slice(0, -1) : context.chat.slice();
+    const prefix: PrefixMessage[] = visible.map((message, index) => ({
+        index,
+        role: message.is_user ? 'user' : message.is_system ? 'system' : 'assistant',
+        name: message.name ?? '',
+        text: message.mes ?? '',
+        hidden: Boolean(message.is_system),
+        agentRunId: agentRunIdOf(message),
+    }));
+
+    let prompt: PromptMessage[] | null = null;
+    let activated: Map<string, ActivatedEntry> | null = null;
+    const onPrompt = (data: { chat: PromptMessage[]; dryRun: boolean }) => {
+        if (data.dryRun) prompt = structuredClone(data.chat);
+    };
+    const onScan = (args: { activated?: { entries?: Map<string, ActivatedEntry> } }) => {
+        if (args.activated?.entries instanceof Map) activated = new Map(args.activated.entries);
+    };
+    const { eventSource, eventTypes } = context;
+    eventSource.on(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
+    eventSource.on(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
+    try {
+        await context.generate(type, { signal }, true);
+    } finally {
+        eventSource.removeListener(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
+        eventSource.removeListener(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
+    }
+    if (signal.aborted) throw new SnapshotError('run.cancelled', 'The run was stopped.');
+    const assembled = prompt as PromptMessage[] | null;
+    if (!assembled) {
+        throw new SnapshotError('host.prompt_unavailable', 'SillyTavern did not assemble a prompt for this turn (is a character or group chat open?).');
+    }
+    const activatedEntries = activated as Map<string, ActivatedEntry> | null;
+    const entries: WorldInfoEntry[] = [...(activatedEntries?.values() ?? [])].map((entry) => ({
+        book: String(entry.world ?? ''),
+        uid: Number(entry.uid ?? 0),
+        title: String(entry.comment ?? ''),
+        keys: Array.isArray(entry.key) ? entry.key.map(String) : [],
+        content: String(entry.content ?? ''),
+        constant: Boolean(entry.constant),
+    }));
+
+    const openai = await importOpenAiModule();
+    return {
+        runId,
+        generationType: type,
+        chat: identity,
+        prefix,
+        prompt: assembled
+            .filter((m) => m && typeof m === 'object' && ['system', 'user', 'assistant'].includes(String(m.role)))
+            .map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: textOf(m.content), ...(m.name ? { name: String(m.name) } : {}) })),
+        // The scan ran as part of the assembly: no event (no books) or no match is a valid, empty activation.
+        worldInfo: { captured: true, entries },
+        profileId,
+        source: openai.oai_settings.chat_completion_source,
+        retry: { maxRetries: 3, baseDelayMs: 500 },
+    };
+}

@@ -1,0 +1,56 @@
+import type * as z from 'zod';
+import type { ToolError } from '../contract/errors';
+import type { Workspace } from '../workspace/workspace';
+
+/** What a tool gives back: bounded text for the model, details for the panel and the audit store. */
+export interface ToolResult {
+    content: string;
+    details?: Record<string, unknown>;
+}
+
+export type ToolOutcome = { ok: true; result: ToolResult } | { ok: false; error: ToolError };
+
+export function success(content: string, details?: Record<string, unknown>): ToolOutcome {
+    return details === undefined ? { ok: true, result: { content } } : { ok: true, result: { content, details } };
+}
+
+export function failure(error: ToolError): ToolOutcome {
+    return { ok: false, error };
+}
+
+/** The run as tools see it. Committing and finishing go through the run, never straight to SillyTavern. */
+export interface RunControls {
+    readonly foreground: boolean;
+    hasCommitted(): boolean;
+    /** Puts text into the chat through the host; a host failure throws a RunFailure (the run ends). */
+    commit(request: { path: string; text: string; mode: 'replace' | 'append'; reason: string | null }): Promise<{ messageId: number }>;
+    /** Marks the run as finished; the loop stops after this call's turn. */
+    finish(reason: string | null): void;
+}
+
+export interface ToolContext {
+    workspace: Workspace;
+    run: RunControls;
+    signal: AbortSignal;
+}
+
+/** A tool is data plus one function (STYLE.md): name, alias, description, zod arguments, execute. */
+export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
+    /** Canonical name used in profiles, the journal and docs: `workspace.read_file`. */
+    name: string;
+    /** The name providers see (dots are not allowed in function names): `workspace_read_file`. */
+    alias: string;
+    description: string;
+    args: Schema;
+    readOnly: boolean;
+    execute(args: z.output<Schema>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+export function aliasOf(name: string): string {
+    return name.replace(/\./g, '_');
+}
+
+/** Keeps each tool's argument type while storing them in one list. */
+export function defineTool<Schema extends z.ZodType>(tool: ToolDefinition<Schema>): ToolDefinition {
+    return tool as unknown as ToolDefinition;
+}

@@ -1,0 +1,108 @@
+import * as z from 'zod';
+import { checkVisible } from '../../workspace/paths';
+import { aliasOf, defineTool, failure, success } from '../tool';
+import { fileNotFound, lineAt, lineEnd, lineStarts, lineText, numberedLine } from './read-file';
+
+/** Long lines are cut in snippets so 50 hits with context stay a bounded result. */
+const MAX_SNIPPET_LINE = 300;
+const MAX_OUTPUT_CHARS = 70_000;
+
+const args = z.object({
+    query: z.string().min(1).describe('Text to find: a case-insensitive substring (not a regex). May span lines.'),
+    path: z
+        .string()
+        .default('')
+        .describe('Limit the search to this folder or file, e.g. "scratch" or "output/main.md". Default: every visible file.'),
+    limit: z.number().int().min(1).max(50).default(20).describe('Most hits to return (1–50, default 20).'),
+    context_lines: z.number().int().min(0).max(5).default(2).describe('Lines shown before and after each hit (0–5, default 2).'),
+});
+
+interface Hit {
+    path: string;
+    line: number;
+    endLine: number;
+    column: number;
+}
+
+/** Cuts a long line to a window around `focus`, marking the cuts with "…". */
+function clip(text: string, focus: number): string {
+    if (text.length <= MAX_SNIPPET_LINE) return text;
+    const start = Math.max(0, Math.min(focus - 100, text.length - MAX_SNIPPET_LINE));
+    const end = start + MAX_SNIPPET_LINE;
+    return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** Every match, one per line: a line holding the query twice is one hit. */
+function findHits(path: string, content: string, needle: string): Hit[] {
+    // Lowercasing keeps every newline, so line numbers found in the lowered text hold for the original.
+    const lowered = content.toLowerCase();
+    const starts = lineStarts(lowered);
+    const hits: Hit[] = [];
+    let from = 0;
+    for (let at = lowered.indexOf(needle, from); at !== -1; at = lowered.indexOf(needle, from)) {
+        const line = lineAt(starts, at);
+        const endLine = lineAt(starts, at + needle.length - 1);
+        hits.push({ path, line, endLine, column: at - starts[line - 1]! });
+        from = lineEnd(lowered, starts, endLine);
+        if (from >= lowered.length) break;
+    }
+    return hits;
+}
+
+export const searchFilesTool = defineTool({
+    name: 'workspace.search_files',
+    alias: aliasOf('workspace.search_files'),
+    description: [
+        'Finds text in your workspace files: a case-insensitive substring search (no regex) over the visible files, or only under path.',
+        'Each hit shows "path:line", the numbered lines around it, and a ref such as workspace:scratch/a.md#L10-L14. Hits are ordered by path, then line.',
+        'limit 1–50 (default 20), context_lines 0–5 (default 2). Zero hits is a normal answer, not an error.',
+        'Long lines are cut with "…" and the "<n>│" prefix is not file text, so before workspace_apply_patch read the file with workspace_read_file: a search does not count as reading it.',
+    ].join(' '),
+    args,
+    readOnly: true,
+    async execute(input, { workspace }) {
+        const checked = checkVisible(input.path, workspace.policy, { allowRoot: true });
+        if (!checked.ok) return failure(checked.error);
+        const path = checked.path;
+        if (path !== '' && !workspace.get(path) && !workspace.isDirectory(path)) return failure(fileNotFound(workspace, path));
+
+        // Only visible files are ever searched: hidden stores are not in the workspace, and the check says so twice.
+        const files = workspace
+            .list()
+            .filter((file) => path === '' || file.path === path || file.path.startsWith(`${path}/`))
+            .filter((file) => checkVisible(file.path, workspace.policy, { allowRoot: false }).ok);
+        const needle = input.query.toLowerCase();
+        const hits = files.flatMap((file) => findHits(file.path, file.content, needle));
+        const scope = path === '' ? 'the workspace' : `"${path}"`;
+        const searched = `${files.length} file${files.length === 1 ? '' : 's'} searched`;
+        if (hits.length === 0) {
+            return success(`No matches for ${JSON.stringify(input.query)} in ${scope} (${searched}).`, { query: input.query, path, hits: 0, files: files.length });
+        }
+
+        const blocks: string[] = [];
+        let size = 0;
+        for (const hit of hits.slice(0, input.limit)) {
+            const content = workspace.get(hit.path)!.content;
+            const starts = lineStarts(content);
+            const first = Math.max(1, hit.line - input.context_lines);
+            const last = Math.min(starts.length, hit.endLine + input.context_lines);
+            const width = String(last).length;
+            const lines: string[] = [];
+            for (let line = first; line <= last; line += 1) {
+                lines.push(numberedLine(line, width, clip(lineText(content, starts, line), line === hit.line ? hit.column : 0)));
+            }
+            const where = hit.endLine === hit.line ? `${hit.line}` : `${hit.line}-${hit.endLine}`;
+            const block = `${hit.path}:${where}  (workspace:${hit.path}#L${first}-L${last})\n${lines.join('\n')}`;
+            if (size + block.length > MAX_OUTPUT_CHARS) break;
+            blocks.push(block);
+            size += block.length + 2;
+        }
+
+        const shown = blocks.length;
+        const header =
+            shown < hits.length
+                ? `${hits.length} hits for ${JSON.stringify(input.query)} in ${scope} (${searched}); showing the first ${shown}. Narrow the query or path, or raise limit (max 50), to see the others.`
+                : `${hits.length} hit${hits.length === 1 ? '' : 's'} for ${JSON.stringify(input.query)} in ${scope} (${searched}).`;
+        return success([header, ...blocks].join('\n\n'), { query: input.query, path, hits: hits.length, shown, files: files.length });
+    },
+});

@@ -1,0 +1,129 @@
+import { RECORD_VERSION } from '../contract/records';
+import type { Journal } from '../engine/journal';
+import { storageFailure } from '../engine/journal';
+import type { RunStorage } from '../store/run-storage';
+import { makeCheckpoint } from './checkpoints';
+import { ReadState } from './read-state';
+import { rootOf, type RootPolicy } from './roots';
+
+export interface FileEntry {
+    content: string;
+    /** Bumped on every write; read-state and the stale check compare it. */
+    version: number;
+}
+
+export type WriteKind = 'replace' | 'append' | 'direct_output';
+
+/**
+ * One run's workspace: the visible files in memory, written through to storage. Every write goes through
+ * here, so no edit can miss its journal event or its checkpoint.
+ */
+export class Workspace {
+    readonly readState = new ReadState();
+    private readonly files = new Map<string, FileEntry>();
+    private readonly checkpointsPerPath = new Map<string, number>();
+    private checkpointSeq = 0;
+
+    constructor(
+        readonly runId: string,
+        readonly policy: RootPolicy,
+        private readonly storage: RunStorage,
+        private readonly journal: Journal,
+        private readonly now: () => number = Date.now,
+    ) {}
+
+    /** Seeds files without journaling them (the projection of the chat's persist/ at run start). */
+    async seed(files: Record<string, string>): Promise<void> {
+        for (const [path, content] of Object.entries(files)) {
+            this.files.set(path, { content, version: 0 });
+            await this.store(path, content, 0);
+        }
+    }
+
+    get(path: string): FileEntry | undefined {
+        return this.files.get(path);
+    }
+
+    /** Visible files, sorted by path. */
+    list(): Array<{ path: string } & FileEntry> {
+        return [...this.files.entries()]
+            .filter(([path]) => this.policy.visible.includes(rootOf(path)))
+            .map(([path, entry]) => ({ path, ...entry }))
+            .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    }
+
+    /** Folders implied by file paths ("scratch", "scratch/notes"): the workspace has no empty folders. */
+    isDirectory(path: string): boolean {
+        if (path === '') return true;
+        const prefix = `${path}/`;
+        if (this.policy.visible.includes(path)) return true;
+        for (const file of this.files.keys()) if (file.startsWith(prefix)) return true;
+        return false;
+    }
+
+    /** Files under `root/`, for promotion of persist/. */
+    filesUnder(root: string): Record<string, string> {
+        const out: Record<string, string> = {};
+        for (const [path, entry] of this.files) if (rootOf(path) === root) out[path] = entry.content;
+        return out;
+    }
+
+    async write(path: string, content: string, kind: WriteKind): Promise<FileEntry> {
+        const previous = this.files.get(path);
+        const next = kind === 'append' && previous ? previous.content + content : content;
+        const entry = await this.commitVersion(path, previous, next);
+        await this.journal.append('file-write', { path, mode: kind, version: entry.version, chars: next.length });
+        await this.checkpoint(path, previous?.content ?? null, entry);
+        // What the agent wrote in full it has, in effect, read in full.
+        if (kind !== 'append' || !previous) this.readState.recordFull(path, entry.version);
+        return entry;
+    }
+
+    async patch(path: string, next: string, replacements: number): Promise<FileEntry> {
+        const previous = this.files.get(path);
+        const entry = await this.commitVersion(path, previous, next);
+        await this.journal.append('patch-apply', { path, replacements, version: entry.version });
+        await this.checkpoint(path, previous?.content ?? null, entry);
+        this.readState.recordFull(path, entry.version);
+        return entry;
+    }
+
+    /** Files of the hidden stores (tool-args/, tool-results/, model-responses/, input/): stored, never listed. */
+    async writeHidden(path: string, content: string): Promise<void> {
+        await this.store(path, content, 0);
+    }
+
+    private async commitVersion(path: string, previous: FileEntry | undefined, content: string): Promise<FileEntry> {
+        const entry = { content, version: (previous?.version ?? 0) + 1 };
+        await this.store(path, content, entry.version);
+        this.files.set(path, entry);
+        return entry;
+    }
+
+    private async store(path: string, content: string, version: number): Promise<void> {
+        try {
+            await this.storage.putFile({ v: RECORD_VERSION, runId: this.runId, path, content, version, updatedAt: this.now() });
+        } catch (error) {
+            throw storageFailure(error);
+        }
+    }
+
+    private async checkpoint(path: string, previous: string | null, entry: FileEntry): Promise<void> {
+        const indexForPath = this.checkpointsPerPath.get(path) ?? 0;
+        this.checkpointsPerPath.set(path, indexForPath + 1);
+        const seq = this.checkpointSeq++;
+        const record = makeCheckpoint({ runId: this.runId, seq, path, previous, next: entry.content, indexForPath, at: this.now() });
+        try {
+            await this.storage.putCheckpoint(record);
+        } catch (error) {
+            throw storageFailure(error);
+        }
+        await this.journal.append('checkpoint', { seq, path, version: entry.version, full: record.full !== null });
+    }
+
+    /** Marks a checkpoint of the current text (at commit), so the committed version can always be rebuilt. */
+    async checkpointCurrent(path: string): Promise<void> {
+        const entry = this.files.get(path);
+        if (entry) await this.checkpoint(path, entry.content, entry);
+    }
+}

@@ -1,0 +1,71 @@
+import type { Page } from 'playwright-core';
+import type { MockToolCall, MockTurn, RecordedRequest } from './mock-model';
+import { slash } from './tavern';
+
+/** One scripted tool call, by the alias providers see (`workspace_write_file`). */
+export function call(name: string, args: unknown = {}): MockToolCall {
+    return { name, arguments: args };
+}
+
+/** A model turn that makes these tool calls. */
+export function calls(...toolCalls: MockToolCall[]): MockTurn {
+    return { toolCalls };
+}
+
+export interface ChatLine {
+    mes: string;
+    is_user: boolean;
+    is_system: boolean;
+    name: string;
+    runId: string | null;
+    swipes: string[] | null;
+    swipeId: number | null;
+}
+
+export async function chatLines(page: Page): Promise<ChatLine[]> {
+    return page.evaluate(() =>
+        SillyTavern!.getContext().chat.map((m) => ({
+            mes: m.mes,
+            is_user: m.is_user,
+            is_system: Boolean(m.is_system),
+            name: m.name,
+            runId: ((m.extra?.tavern_agent as { runId?: string } | undefined)?.runId) ?? null,
+            swipes: Array.isArray(m.swipes) ? [...m.swipes] : null,
+            swipeId: typeof m.swipe_id === 'number' ? m.swipe_id : null,
+        })),
+    );
+}
+
+/** The tool messages a model request carried, in order: what the model was shown. */
+export function toolMessages(request: RecordedRequest): Array<{ tool_call_id: string; content: string }> {
+    const messages = (request.body as { messages: Array<{ role: string; tool_call_id?: string; content: unknown }> }).messages;
+    return messages
+        .filter((m) => m.role === 'tool')
+        .map((m) => ({ tool_call_id: String(m.tool_call_id), content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
+}
+
+/** Names of the tools offered in a request (OpenAI shape). */
+export function offeredTools(request: RecordedRequest): string[] {
+    const tools = (request.body as { tools?: Array<{ function: { name: string } }> }).tools ?? [];
+    return tools.map((t) => t.function.name).sort();
+}
+
+export async function agentOn(page: Page): Promise<void> {
+    const status = JSON.parse(await slash(page, '/agent on')) as { enabled: boolean };
+    if (!status.enabled) throw new Error('Agent Mode did not switch on');
+}
+
+/** The outcome the panel shows for the last run. */
+export async function lastRunState(page: Page): Promise<string | null> {
+    return page.evaluate(() => document.querySelector('.tavern-agent__run')?.getAttribute('data-run-state') ?? null);
+}
+
+export const WORKSPACE_ALIASES = [
+    'workspace_apply_patch',
+    'workspace_commit',
+    'workspace_finish',
+    'workspace_list_files',
+    'workspace_read_file',
+    'workspace_search_files',
+    'workspace_write_file',
+];
