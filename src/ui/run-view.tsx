@@ -12,7 +12,7 @@ function describe(event: JournalEvent): { icon: string; title: string; detail: s
         case 'model-response': {
             const calls = (p.toolCalls as Array<{ name: string }>).map((c) => c.name).join(', ');
             const text = String(p.text ?? '').slice(0, 140);
-            return { icon: 'fa-comment-dots', title: t`Model answered`, detail: [`${p.durationMs} ms`, calls, text].filter(Boolean).join(' · '), tone: 'info' };
+            return { icon: 'fa-comment-dots', title: t`Model answered`, detail: [text, calls, `${p.durationMs} ms`].filter(Boolean).join(' · '), tone: 'info' };
         }
         case 'model-retry':
             return { icon: 'fa-rotate', title: t`Retrying model call`, detail: `${p.message} (${p.delayMs} ms)`, tone: 'error' };
@@ -21,7 +21,7 @@ function describe(event: JournalEvent): { icon: string; title: string; detail: s
         case 'tool-call-start':
             return { icon: 'fa-wrench', title: String(p.canonical ?? p.name), detail: t`running…`, tone: 'info' };
         case 'tool-call-complete':
-            return { icon: 'fa-check', title: String(p.name), detail: `${p.durationMs} ms · ${String(p.summary).split('\n')[0]}`, tone: 'ok' };
+            return { icon: 'fa-check', title: String(p.name), detail: `${String(p.summary).split('\n')[0]} · ${p.durationMs} ms`, tone: 'ok' };
         case 'tool-call-fail':
             return { icon: 'fa-triangle-exclamation', title: String(p.name), detail: `${p.code}: ${p.message}`, tone: 'error' };
         case 'file-write':
@@ -46,12 +46,22 @@ function describe(event: JournalEvent): { icon: string; title: string; detail: s
 }
 
 /** Events too fine-grained for the live list; they stay in the journal. */
-const QUIET_EVENTS = new Set(['run-create', 'checkpoint', 'persist-promote']);
+const QUIET_EVENTS = new Set(['run-create', 'run-state', 'checkpoint', 'persist-promote', 'model-request']);
 
 export function RunView() {
     const run = liveRun.value;
     if (!run) return <p class="tavern-agent__muted">{t`No run in this chat yet.`}</p>;
-    const rows = run.events.filter((event) => !QUIET_EVENTS.has(event.type));
+    // A tool call is one row: its start event shows until the call completes or fails.
+    const ended = new Set(
+        run.events
+            .filter((event) => event.type === 'tool-call-complete' || event.type === 'tool-call-fail')
+            .map((event) => (event.payload as { callId: string }).callId),
+    );
+    const rows = run.events.filter(
+        (event) =>
+            !QUIET_EVENTS.has(event.type) &&
+            !(event.type === 'tool-call-start' && ended.has((event.payload as { callId: string }).callId)),
+    );
     return (
         <div class="tavern-agent__run" data-run-id={run.runId} data-run-state={run.state}>
             <p class="tavern-agent__run-header">

@@ -34,6 +34,10 @@ for (const source of ['claude', 'makersuite'] as ModelSource[]) {
             if (source === 'claude') assert.match(last, /"tool_result"/);
             else assert.match(last, /"functionResponse"/);
             assert.match(last, /Patched|replacement/i);
+            if (source === 'makersuite') {
+                // Gemini's thought signature on the first call was kept and sent back with it.
+                assert.match(JSON.stringify(requests[1]!.body), /"thoughtSignature":"sig-\d+"/);
+            }
         } finally {
             await session.close();
         }
