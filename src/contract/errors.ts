@@ -21,6 +21,14 @@ export const RECOVERABLE_CODES = [
     'workspace.patch_no_change',
     'workspace.commit_required',
     'workspace.empty_artifact',
+    'dice.invalid_formula',
+    'chat.message_not_found',
+    'chat.invalid_range',
+    'chat.read_too_large',
+    'worldinfo.activation_unavailable',
+    'worldinfo.entry_not_found',
+    'worldinfo.invalid_range',
+    'worldinfo.read_too_large',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 

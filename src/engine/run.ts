@@ -185,7 +185,7 @@ export async function runAgent(input: RunInput, profile: Profile, deps: RunDepen
                 await workspace.writeHidden(argsPath, call.argumentsText);
                 const probe = dispatcher.resolveName(call.name);
                 await journal.append('tool-call-start', { callId: call.id, name: call.name, canonical: probe, argsPath });
-                const dispatched = await dispatcher.dispatch(call, { workspace, run: controls, signal }, wrapUp !== null);
+                const dispatched = await dispatcher.dispatch(call, { input, workspace, run: controls, signal }, wrapUp !== null);
                 const durationMs = now() - started;
                 const content = toolResultText(dispatched.outcome);
                 await workspace.writeHidden(resultPath, JSON.stringify(dispatched.outcome));
@@ -256,28 +256,37 @@ export async function runAgent(input: RunInput, profile: Profile, deps: RunDepen
                 ? error
                 : new RunFailure('run.internal_error', 'Tavern Agent hit an internal error.', error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error));
         const cancelled = failure.code === 'run.cancelled';
+        const from = record.state;
         record.error = { code: failure.code, message: failure.message };
+        record.state = cancelled ? 'cancelled' : 'failed';
+        // The record first: even when the journal cannot be written, the run must not look alive.
+        await saveRecord().catch(() => undefined);
         try {
             if (cancelled) await journal.append('run-cancel', { reason: failure.message });
             else await journal.append('run-fail', { code: failure.code, message: failure.message, detail: failure.detail ?? null });
-            await setState(cancelled ? 'cancelled' : 'failed');
+            await journal.append('run-state', { from, to: record.state });
         } catch {
             // Storage itself failed: the outcome below still tells the host what happened.
         }
-        return { runId: input.runId, state: cancelled ? 'cancelled' : 'failed', messageId: record.messageId, error: record.error };
+        return { runId: input.runId, state: record.state, messageId: record.messageId, error: record.error };
     }
 }
 
 /**
- * persist/ follows the branch: the newest message of the prefix committed by a run that finished well
- * gives the starting memory, so a swipe or regenerate never sees a discarded run's memory.
+ * persist/ follows the branch: the newest message of the prefix committed by a run that completed gives
+ * the starting memory, so a swipe or regenerate never sees a discarded run's memory. A persist state
+ * counts only once its run record says `completed`: that last write is what promotes it, so a run that
+ * failed after storing its state never leaks it.
  */
 async function persistBase(input: RunInput, storage: RunStorage): Promise<Record<string, string>> {
     for (let i = input.prefix.length - 1; i >= 0; i -= 1) {
         const runId = input.prefix[i]!.agentRunId;
         if (!runId) continue;
-        const state = await storage.getPersistState(runId).catch(() => undefined);
-        if (state) return state.files;
+        const [run, state] = await Promise.all([
+            storage.getRun(runId).catch(() => undefined),
+            storage.getPersistState(runId).catch(() => undefined),
+        ]);
+        if (run?.state === 'completed' && state) return state.files;
     }
     return {};
 }

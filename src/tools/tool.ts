@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { ToolError } from '../contract/errors';
 import type { Workspace } from '../workspace/workspace';
+import type { RunInput } from '../contract/run-input';
 
 /** What a tool gives back: bounded text for the model, details for the panel and the audit store. */
 export interface ToolResult {
@@ -29,6 +30,8 @@ export interface RunControls {
 }
 
 export interface ToolContext {
+    /** The frozen snapshot of the run's start: chat prefix, world-info activation, identity. */
+    input: RunInput;
     workspace: Workspace;
     run: RunControls;
     signal: AbortSignal;

@@ -21,15 +21,29 @@ export function makeCheckpoint(opts: {
     at: number;
 }): CheckpointRecord {
     const full = opts.previous === null || opts.indexForPath % FULL_COPY_EVERY === 0;
+    const delta = full ? null : deltaText(opts.previous!, opts.next);
     return {
         v: RECORD_VERSION,
         runId: opts.runId,
         seq: opts.seq,
         path: opts.path,
-        delta: full ? null : dmp.patch_toText(dmp.patch_make(opts.previous!, opts.next)),
-        full: full ? opts.next : null,
+        delta,
+        full: delta === null ? opts.next : null,
         at: opts.at,
     };
+}
+
+/**
+ * The delta as text, or null when diff-match-patch cannot encode it: its character diff may split a
+ * surrogate pair (two emoji sharing a first half), and its URI encoding then throws. A full copy is
+ * always correct, so that checkpoint simply stores one.
+ */
+function deltaText(previous: string, next: string): string | null {
+    try {
+        return dmp.patch_toText(dmp.patch_make(previous, next));
+    } catch {
+        return null;
+    }
 }
 
 /**
