@@ -1,46 +1,151 @@
 import * as z from 'zod';
+import { VISIBLE_ROOTS } from './workspace-roots';
 
 /**
- * An agent profile (SPEC §5). This is the subset the runtime enforces today; the profiles issue adds the
- * editor, storage, import/export and the remaining fields, with migrations from this version.
+ * Agent profiles (SPEC §5): one agent's model, tools, budgets, skills, delegation, presentation, context
+ * and system prompt. Stored and exported as JSON with a version; older versions are migrated on read.
  */
-export const ProfileSchema = z.object({
-    version: z.literal(1),
-    id: z.string().regex(/^[a-z0-9_-]{1,64}$/),
-    displayName: z.string().min(1),
-    description: z.string(),
-    presentation: z.enum(['foreground', 'background']),
-    tools: z.object({
-        /** Canonical names; "*" or "namespace.*" match many. Deny wins. */
-        allow: z.array(z.string()),
-        deny: z.array(z.string()),
-        maxRounds: z.number().int().min(1).max(500),
-        maxCallsPerRun: z.number().int().min(1).max(2000),
-        maxCallsPerTool: z.record(z.string(), z.number().int().min(0)),
+export const PROFILE_VERSION = 2;
+
+/** "*", "namespace.*" or a canonical tool name. */
+const ToolPatternSchema = z
+    .string()
+    .regex(/^(\*|[a-z]+\.\*|[a-z]+\.[a-z_]+)$/, 'use a canonical tool name like "workspace.read_file", "workspace.*" or "*"');
+
+const RootSchema = z.enum(VISIBLE_ROOTS);
+
+export const ModelBindingSchema = z.discriminatedUnion('mode', [
+    z.object({ mode: z.literal('current') }),
+    z.object({
+        mode: z.literal('connection-profile'),
+        /** A SillyTavern Connection Manager profile id; its name is kept to explain a missing profile. */
+        profileId: z.string().min(1),
+        profileName: z.string(),
     }),
-    /** How many times a model that answers in plain text is reminded to use tools before the run fails. */
-    maxToolReminders: z.number().int().min(0).max(10),
-    /** Extra instructions placed after the built-in agent instructions. */
-    systemPrompt: z.string(),
-});
+]);
+export type ModelBinding = z.infer<typeof ModelBindingSchema>;
+
+export const ProfileSchema = z
+    .object({
+        version: z.literal(PROFILE_VERSION),
+        id: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'use 1–64 lowercase letters, digits, "-" or "_"'),
+        displayName: z.string().trim().min(1, 'give the profile a name').max(80),
+        description: z.string().max(2000),
+        model: ModelBindingSchema,
+        presentation: z.enum(['foreground', 'background']),
+        tools: z.object({
+            /** Canonical names or patterns; deny wins. */
+            allow: z.array(ToolPatternSchema),
+            deny: z.array(ToolPatternSchema),
+            maxRounds: z.number().int().min(1).max(500),
+            maxCallsPerRun: z.number().int().min(1).max(2000),
+            maxCallsPerTool: z.record(z.string().regex(/^[a-z]+\.[a-z_]+$/, 'use a canonical tool name'), z.number().int().min(0).max(2000)),
+        }),
+        skills: z.object({
+            visible: z.array(z.string().min(1)),
+            deny: z.array(z.string().min(1)),
+            maxReadCharsPerCall: z.number().int().min(1).max(80_000),
+            maxReadCharsPerRun: z.number().int().min(1).max(1_000_000),
+        }),
+        delegation: z.object({
+            canDelegate: z.boolean(),
+            callable: z.boolean(),
+            allowAsSubagent: z.boolean(),
+            allowedCallers: z.array(z.string().min(1)),
+            maxDelegationsPerRun: z.number().int().min(0).max(50),
+            maxConcurrent: z.number().int().min(1).max(8),
+        }),
+        context: z.object({
+            /** Chat messages of history in the starting prompt: -1 all (as SillyTavern assembled), 0 none. */
+            historyMessages: z.number().int().min(-1).max(100_000),
+            includeWorldInfo: z.boolean(),
+        }),
+        workspace: z.object({
+            /** Roots this agent may write; profiles narrow the workspace, never widen it. */
+            writableRoots: z.array(RootSchema).min(1),
+        }),
+        maxToolReminders: z.number().int().min(0).max(10),
+        systemPrompt: z.string().max(20_000),
+    })
+    .superRefine((profile, ctx) => {
+        if (profile.presentation === 'foreground') {
+            for (const tool of ['workspace.commit', 'workspace.finish']) {
+                if (!isToolAllowed(profile, tool)) {
+                    ctx.addIssue({ code: 'custom', path: ['tools', 'allow'], message: `a foreground profile must allow ${tool}, or it can never reply` });
+                }
+            }
+        }
+    });
 export type Profile = z.infer<typeof ProfileSchema>;
 
-export const WRITER_PROFILE: Profile = {
-    version: 1,
-    id: 'writer',
-    displayName: 'Writer',
-    description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
+const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
+    version: PROFILE_VERSION,
+    model: { mode: 'current' },
     presentation: 'foreground',
-    tools: {
-        allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*'],
-        deny: [],
-        maxRounds: 80,
-        maxCallsPerRun: 80,
-        maxCallsPerTool: {},
-    },
+    tools: { allow: [], deny: [], maxRounds: 80, maxCallsPerRun: 80, maxCallsPerTool: {} },
+    skills: { visible: ['*'], deny: [], maxReadCharsPerCall: 20_000, maxReadCharsPerRun: 80_000 },
+    delegation: { canDelegate: false, callable: false, allowAsSubagent: false, allowedCallers: ['*'], maxDelegationsPerRun: 8, maxConcurrent: 3 },
+    context: { historyMessages: -1, includeWorldInfo: true },
+    workspace: { writableRoots: [...VISIBLE_ROOTS] },
     maxToolReminders: 2,
     systemPrompt: '',
 };
+
+export const WRITER_PROFILE: Profile = {
+    ...BASE,
+    id: 'writer',
+    displayName: 'Writer',
+    description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*'] },
+};
+
+export const RESEARCHER_PROFILE: Profile = {
+    ...BASE,
+    id: 'researcher',
+    displayName: 'Researcher',
+    description: 'A read-only sub-agent: searches the chat, lore and skills, and writes its findings to scratch/ and summaries/.',
+    presentation: 'background',
+    tools: {
+        ...BASE.tools,
+        allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
+        maxRounds: 30,
+        maxCallsPerRun: 60,
+    },
+    delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true },
+    workspace: { writableRoots: ['scratch', 'summaries'] },
+};
+
+export const EDITOR_PROFILE: Profile = {
+    ...BASE,
+    id: 'editor',
+    displayName: 'Editor',
+    description: 'A sub-agent that reads the draft in output/ and writes review notes to summaries/.',
+    presentation: 'background',
+    tools: {
+        ...BASE.tools,
+        allow: ['skill.*', 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
+        maxRounds: 20,
+        maxCallsPerRun: 40,
+    },
+    delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true },
+    workspace: { writableRoots: ['summaries'] },
+};
+
+export const GAME_MASTER_PROFILE: Profile = {
+    ...BASE,
+    id: 'game-master',
+    displayName: 'Game Master',
+    description: 'Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.',
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*'] },
+    systemPrompt:
+        'You are the game master. When an action has an uncertain outcome, roll for it with dice_roll (e.g. 1d20 for a check, 2d6 for damage) before you narrate, and let the numbers decide. Mention the roll briefly in the reply.',
+};
+
+export const BUILT_IN_PROFILES: readonly Profile[] = [WRITER_PROFILE, RESEARCHER_PROFILE, EDITOR_PROFILE, GAME_MASTER_PROFILE];
+
+export function builtInProfile(id: string): Profile | undefined {
+    return BUILT_IN_PROFILES.find((profile) => profile.id === id);
+}
 
 /** Whether a canonical tool name matches a profile pattern ("*", "workspace.*" or an exact name). */
 export function matchesToolPattern(name: string, pattern: string): boolean {
@@ -49,14 +154,8 @@ export function matchesToolPattern(name: string, pattern: string): boolean {
     return name === pattern;
 }
 
-export function isToolAllowed(profile: Profile, name: string): boolean {
+export function isToolAllowed(profile: Pick<Profile, 'tools'>, name: string): boolean {
     const allowed = profile.tools.allow.some((pattern) => matchesToolPattern(name, pattern));
     const denied = profile.tools.deny.some((pattern) => matchesToolPattern(name, pattern));
     return allowed && !denied;
-}
-
-const BUILT_IN_PROFILES: readonly Profile[] = [WRITER_PROFILE];
-
-export function builtInProfile(id: string): Profile | undefined {
-    return BUILT_IN_PROFILES.find((profile) => profile.id === id);
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ProfileSchema } from './profile';
 
 export const GenerationTypeSchema = z.enum(['normal', 'regenerate', 'swipe']);
 export type GenerationType = z.infer<typeof GenerationTypeSchema>;
@@ -52,7 +53,8 @@ export const RunInputSchema = z.object({
     /** The prompt SillyTavern assembled for this turn, the run's starting context. */
     prompt: z.array(WireMessageSchema),
     worldInfo: z.object({ captured: z.boolean(), entries: z.array(WorldInfoEntrySchema) }),
-    profileId: z.string().min(1),
+    /** The agent profile, resolved by the engine before the run and validated again here. */
+    profile: ProfileSchema,
     /** The chat completion source, so responses decode by provider. */
     source: z.string(),
     retry: z.object({ maxRetries: z.number().int().min(0).max(10), baseDelayMs: z.number().int().min(0) }),

@@ -3,6 +3,8 @@ import type { ModelReply, ModelRequest } from './model';
 import type { JournalEvent, RunRecord } from './records';
 import type { Result } from './result';
 import type { RunInput, RunOutcome } from './run-input';
+import type { Profile } from './profile';
+import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
@@ -18,6 +20,23 @@ export const HealthReportSchema = z.object({
 });
 
 export type HealthReport = z.infer<typeof HealthReportSchema>;
+
+export interface ProfileListing {
+    id: string;
+    builtIn: boolean;
+    /** A built-in the user changed (reset restores the shipped one). */
+    overridden: boolean;
+    profile: Profile | null;
+    /** Why a stored profile cannot be used (it is listed, flagged, never silently dropped). */
+    errors: FieldError[];
+}
+
+export interface ToolInfo {
+    name: string;
+    alias: string;
+    description: string;
+    readOnly: boolean;
+}
 
 /** What the engine asks of the main thread. Passed once per run as a comlink proxy. */
 export interface HostBridge {
@@ -47,5 +66,13 @@ export interface EngineApi {
     /** Asks a run to stop; the run ends as cancelled at its next step. */
     cancelRun(runId: string, reason: string): Promise<void>;
     listRuns(chatKey: string): Promise<Result<RunRecord[]>>;
+    /** Built-ins merged with the user's stored profiles (raw JSON, validated here). */
+    listProfiles(stored: Record<string, unknown>): Promise<ProfileListing[]>;
+    /** The profile a run of `id` would use, or why it cannot be used. */
+    resolveProfile(id: string, stored: Record<string, unknown>): Promise<Result<Profile>>;
+    validateProfile(raw: unknown): Promise<ProfileParse>;
+    importProfiles(text: string): Promise<ImportResult>;
+    exportProfiles(profiles: unknown[]): Promise<string>;
+    listTools(): Promise<ToolInfo[]>;
     readEvents(runId: string, fromSeq: number): Promise<Result<JournalEvent[]>>;
 }

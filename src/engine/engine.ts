@@ -10,7 +10,8 @@ import { RunInputSchema } from '../contract/run-input';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
 import { runAgent } from './run';
-import { builtInProfile } from '../contract/profile';
+import { exportProfiles, importProfiles, parseProfile } from '../contract/profile-migrations';
+import { listProfiles, resolveProfile } from './profiles';
 
 /** A module worker cannot call importScripts; a classic worker can. */
 function runsInModuleWorker(): boolean {
@@ -58,13 +59,11 @@ export function createEngine(): EngineApi {
             const parsed = RunInputSchema.safeParse(rawInput);
             if (!parsed.success) return fail('run.invalid_input', 'The run could not start: its input snapshot is invalid.', parsed.error.message);
             const input = parsed.data;
-            const profile = builtInProfile(input.profileId);
-            if (!profile) return fail('profile.not_found', `The agent profile "${input.profileId}" does not exist.`);
             if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
             const controller = new AbortController();
             running.set(input.runId, controller);
             try {
-                const outcome = await runAgent(input, profile, {
+                const outcome = await runAgent(input, {
                     storage,
                     host,
                     tools: ALL_TOOLS,
@@ -95,6 +94,15 @@ export function createEngine(): EngineApi {
                 return fail('store.read_failed', 'Tavern Agent could not read the run journal.', describeError(error));
             }
         },
+        listProfiles: async (stored) => listProfiles(stored),
+        resolveProfile: async (id, stored) => resolveProfile(id, stored),
+        validateProfile: async (raw) => parseProfile(raw),
+        importProfiles: async (text) => importProfiles(text),
+        async exportProfiles(raw) {
+            const profiles = raw.map((item) => parseProfile(item)).flatMap((parsed) => (parsed.ok ? [parsed.profile] : []));
+            return exportProfiles(profiles);
+        },
+        listTools: async () => ALL_TOOLS.map((tool) => ({ name: tool.name, alias: tool.alias, description: tool.description, readOnly: tool.readOnly })),
         async health(): Promise<Result<HealthReport>> {
             if (!db) return fail('store.not_open', 'The engine has not opened its storage yet.');
             const report = HealthReportSchema.parse({

@@ -2,7 +2,6 @@ import { RunFailure } from '../contract/errors';
 import type { ModelTurn, WireMessage } from '../contract/model';
 import { RECORD_VERSION, type RunRecord, type RunState } from '../contract/records';
 import type { RunInput, RunOutcome } from '../contract/run-input';
-import type { Profile } from '../contract/profile';
 import type { HostBridge } from '../contract/wire';
 import type { RunStorage } from '../store/run-storage';
 import type { RunControls, ToolDefinition } from '../tools/tool';
@@ -11,6 +10,7 @@ import { Workspace } from '../workspace/workspace';
 import { Budget } from './budget';
 import { Dispatcher, toolResultText } from './dispatch';
 import { agentInstructions, toolReminder, wrapUpNotice } from './instructions';
+import { applyContextSettings } from './context';
 import { Journal, storageFailure, type EventSink } from './journal';
 import { decodeModelResponse } from './model/decode';
 import { requestWithRetry } from './retry';
@@ -33,7 +33,8 @@ const pad = (n: number) => String(n).padStart(3, '0');
  * Plain text instead of tool calls is saved and answered with a reminder; a spent budget gives one
  * wrap-up turn with only commit and finish. Every step is journaled before the next one depends on it.
  */
-export async function runAgent(input: RunInput, profile: Profile, deps: RunDependencies): Promise<RunOutcome> {
+export async function runAgent(input: RunInput, deps: RunDependencies): Promise<RunOutcome> {
+    const profile = input.profile;
     const now = deps.now ?? Date.now;
     const { storage, host, signal } = deps;
     const journal = new Journal(input.runId, storage, deps.sink, now);
@@ -85,7 +86,7 @@ export async function runAgent(input: RunInput, profile: Profile, deps: RunDepen
             foreground,
         });
         await setState('preparing');
-        const workspace = new Workspace(input.runId, DEFAULT_ROOT_POLICY, storage, journal, now);
+        const workspace = new Workspace(input.runId, { visible: DEFAULT_ROOT_POLICY.visible, writable: profile.workspace.writableRoots }, storage, journal, now);
         await workspace.seed(await persistBase(input, storage));
         await workspace.writeHidden('input/prompt.json', JSON.stringify(input.prompt, null, 1));
         await workspace.writeHidden('input/chat.json', JSON.stringify({ chat: input.chat, prefix: input.prefix }, null, 1));
@@ -123,7 +124,7 @@ export async function runAgent(input: RunInput, profile: Profile, deps: RunDepen
 
         const messages: WireMessage[] = [
             { role: 'system', content: agentInstructions(input, profile, dispatcher.visibleTools(false).map((t) => t.alias)) },
-            ...input.prompt.map((m) => ({ role: m.role, content: m.content ?? '' })),
+            ...applyContextSettings(input.prompt, profile.context, input.worldInfo.entries).map((m) => ({ role: m.role, content: m.content ?? '' })),
         ];
         await setState('running');
 

@@ -35,11 +35,20 @@ export function notifyAgentModeChange(): void {
  * Turns Agent Mode on or off for the open chat. The state lives in the chat's own metadata, so it
  * survives reloads, follows the chat file and never leaks into another chat.
  */
-export async function setAgentMode(enabled: boolean): Promise<Result<ChatAgentState>> {
+export function setAgentMode(enabled: boolean): Promise<Result<ChatAgentState>> {
+    return updateChatAgentState({ enabled });
+}
+
+/** Sets the agent profile this chat's runs use (validated by the caller against the profile list). */
+export function setChatProfile(profileId: string): Promise<Result<ChatAgentState>> {
+    return updateChatAgentState({ profileId });
+}
+
+async function updateChatAgentState(change: Partial<ChatAgentState>): Promise<Result<ChatAgentState>> {
     const chatId = currentChatId();
     if (!chatId) return fail('host.no_chat', 'Open a chat first: Agent Mode is switched per chat.');
     const context = stContext();
-    const next = ChatAgentStateSchema.parse({ ...currentChatAgentState(), enabled });
+    const next = ChatAgentStateSchema.parse({ ...currentChatAgentState(), ...change });
     context.chatMetadata[CHAT_METADATA_KEY] = next;
     await context.saveMetadata();
     notifyAgentModeChange();

@@ -26,6 +26,40 @@ function errorMessage(body: unknown): string | null {
     return 'The model provider returned an error.';
 }
 
+/** Turns a thrown request error into a reply: aborted, retryable (rate limits, server errors) or final. */
+function replyFromError(error: unknown, signal: AbortSignal): ModelReply {
+    const aborted = signal.aborted || (error instanceof DOMException && error.name === 'AbortError');
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+    const message = [error instanceof Error ? error.message : String(error), cause].filter(Boolean).join(': ');
+    return { ok: false, status: null, message, retryable: !aborted && (RETRYABLE_MESSAGE.test(message) || /fetch|network/i.test(message)), aborted };
+}
+
+/**
+ * Sends one agent model call through a SillyTavern Connection Manager profile: the agent gets its own model
+ * while the user's active connection stays as it is. A profile that no longer exists is an error, never a
+ * silent switch to another model.
+ */
+export async function requestModelWithConnection(request: ModelRequest, connectionId: string, signal: AbortSignal): Promise<ModelReply> {
+    const started = performance.now();
+    try {
+        const context = stContext();
+        const openai = await importOpenAiModule();
+        const maxTokens = Number(openai.oai_settings.openai_max_tokens ?? 1024) || 1024;
+        const raw = await context.ConnectionManagerRequestService.sendRequest(
+            connectionId,
+            request.messages,
+            maxTokens,
+            { stream: false, signal, extractData: false, includePreset: true },
+            { tools: request.tools, tool_choice: 'auto' },
+        );
+        const message = errorMessage(raw);
+        if (message !== null) return { ok: false, status: null, message, retryable: RETRYABLE_MESSAGE.test(message), aborted: false };
+        return { ok: true, raw, durationMs: Math.round(performance.now() - started) };
+    } catch (error) {
+        return replyFromError(error, signal);
+    }
+}
+
 /**
  * Sends one agent model call with the user's current Chat Completion connection, through SillyTavern's
  * backend (API keys stay on the server). Non-streaming, OpenAI-format tools; the backend converts them for
@@ -69,8 +103,6 @@ export async function requestModel(request: ModelRequest, signal: AbortSignal): 
         }
         return { ok: true, raw: body, durationMs };
     } catch (error) {
-        const aborted = signal.aborted || (error instanceof DOMException && error.name === 'AbortError');
-        const message = error instanceof Error ? error.message : String(error);
-        return { ok: false, status: null, message, retryable: !aborted, aborted };
+        return replyFromError(error, signal);
     }
 }

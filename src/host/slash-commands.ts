@@ -1,9 +1,11 @@
-import { agentStatus, setAgentMode } from './agent-mode';
+import { agentStatus, currentChatAgentState, setAgentMode, setChatProfile } from './agent-mode';
+import { storedProfiles } from './profile-store';
+import { getEngine } from './worker-client';
 import { activeRun, cancelActiveRun } from './run-controller';
 import { stContext } from './st-context';
 import { t } from './i18n';
 
-const SUBCOMMANDS = ['on', 'off', 'status', 'stop'] as const;
+const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
@@ -12,19 +14,38 @@ function isSubcommand(value: string): value is Subcommand {
 
 /** `/agent on|off|status`. Every answer is a string, so the commands compose in STscript pipes. */
 export async function runAgentCommand(argument: string): Promise<string> {
-    const word = argument.trim().toLowerCase() || 'status';
+    const [first = '', ...rest] = argument.trim().split(/\s+/);
+    const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {
-        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status or stop.`);
+        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop or profile.`);
         return '';
     }
     if (word === 'status') return JSON.stringify(agentStatus(activeRun()));
     if (word === 'stop') return String(await cancelActiveRun('Stopped with /agent stop.'));
+    if (word === 'profile') return chooseProfile(rest.join(' '));
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
         return '';
     }
     return JSON.stringify(agentStatus());
+}
+
+/** `/agent profile` names the chat's profile; `/agent profile <id>` sets it, if such a usable profile exists. */
+async function chooseProfile(id: string): Promise<string> {
+    if (!id) return currentChatAgentState().profileId;
+    const engine = await getEngine();
+    const resolved = await engine.resolveProfile(id, storedProfiles());
+    if (!resolved.ok) {
+        globalThis.toastr?.warning(resolved.error.message);
+        return '';
+    }
+    const result = await setChatProfile(id);
+    if (!result.ok) {
+        globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
+        return '';
+    }
+    return JSON.stringify(agentStatus(activeRun()));
 }
 
 export function registerSlashCommands(): void {
@@ -34,10 +55,10 @@ export function registerSlashCommands(): void {
             name: 'agent',
             callback: (_named, unnamed) => runAgentCommand(String(unnamed ?? '')),
             returns: 'JSON status of Agent Mode in this chat',
-            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent.`,
+            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat.`,
             unnamedArgumentList: [
                 context.SlashCommandArgument.fromProps({
-                    description: 'on, off, status or stop',
+                    description: 'on, off, status, stop, or profile <id>',
                     typeList: [context.ARGUMENT_TYPE.STRING],
                     isRequired: false,
                     defaultValue: 'status',

@@ -1,4 +1,5 @@
 import type { ChatIdentity, GenerationType, PrefixMessage, RunInput, WorldInfoEntry } from '../contract/run-input';
+import type { Profile } from '../contract/profile';
 import type { ChatMessage } from './st-context';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
@@ -71,7 +72,7 @@ export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {
  * and whose world-info scan is the turn's activation. The dry run gets its own AbortSignal, so it does not
  * replace SillyTavern's generation controller and the Stop button keeps working.
  */
-export async function captureRunInput(runId: string, type: GenerationType, profileId: string, signal: AbortSignal): Promise<RunInput> {
+export async function captureRunInput(runId: string, type: GenerationType, profile: Profile, source: string | null, signal: AbortSignal): Promise<RunInput> {
     const context = stContext();
     const identity = currentIdentity();
     // A swipe regenerates the last message: it is the run's target, not part of what it may read.
@@ -128,8 +129,8 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
             .map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: textOf(m.content), ...(m.name ? { name: String(m.name) } : {}) })),
         // The scan ran as part of the assembly: no event (no books) or no match is a valid, empty activation.
         worldInfo: { captured: true, entries },
-        profileId,
-        source: openai.oai_settings.chat_completion_source,
+        profile,
+        source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
     };
 }

@@ -42,6 +42,17 @@ export interface StContext {
     eventTypes: Record<string, string>;
     getCurrentChatId(): string | undefined;
     mainApi: string;
+    extensionSettings: Record<string, unknown>;
+    saveSettingsDebounced(): void;
+    ConnectionManagerRequestService: {
+        sendRequest(
+            profileId: string,
+            prompt: unknown[],
+            maxTokens: number,
+            custom: { stream?: boolean; signal?: AbortSignal; extractData?: boolean; includePreset?: boolean },
+            overridePayload?: Record<string, unknown>,
+        ): Promise<unknown>;
+    };
     generate(type: string, options: { signal?: AbortSignal }, dryRun: boolean): Promise<unknown>;
     saveReply(options: { type: string; getMessage: string }): Promise<unknown>;
     saveChat(): Promise<void>;

@@ -1,9 +1,6 @@
-/** SPEC §4: the roots an agent may see and write. Profiles may narrow them, never widen. */
-export const VISIBLE_ROOTS = ['output', 'scratch', 'plan', 'summaries', 'persist'] as const;
-export type VisibleRoot = (typeof VISIBLE_ROOTS)[number];
+import { HIDDEN_ROOTS, VISIBLE_ROOTS } from '../contract/workspace-roots';
 
-/** Stores the run keeps for itself: shown read-only in the timeline and exports, never to tools. */
-export const HIDDEN_ROOTS = ['input', 'tool-args', 'tool-results', 'model-responses', 'checkpoints', 'events.jsonl'] as const;
+export { HIDDEN_ROOTS, VISIBLE_ROOTS, type VisibleRoot } from '../contract/workspace-roots';
 
 export interface RootPolicy {
     visible: readonly string[];

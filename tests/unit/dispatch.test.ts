@@ -62,7 +62,7 @@ function context(): ToolContext {
         prefix: [],
         prompt: [{ role: 'user', content: 'Hi' }],
         worldInfo: { captured: true, entries: [] },
-        profileId: 'writer',
+        profile: WRITER_PROFILE,
         source: 'custom',
         retry: { maxRetries: 0, baseDelayMs: 0 },
     };

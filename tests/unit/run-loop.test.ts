@@ -77,8 +77,8 @@ function harness(opts: HarnessOptions) {
         },
     };
 
-    async function run(input: RunInput, profile: Profile = WRITER_PROFILE): Promise<RunOutcome> {
-        const outcome = await runAgent(input, profile, {
+    async function run(input: RunInput, profile: Profile = input.profile): Promise<RunOutcome> {
+        const outcome = await runAgent({ ...input, profile }, {
             storage,
             host,
             tools: ALL_TOOLS,
@@ -127,7 +127,7 @@ function makeInput(runId: string, prefix: PrefixMessage[] = BASE_PREFIX): RunInp
             { role: 'user', content: 'Tell me about the dragon.' },
         ],
         worldInfo: { captured: true, entries: [] },
-        profileId: 'writer',
+        profile: WRITER_PROFILE,
         source: 'custom',
         retry: { maxRetries: 2, baseDelayMs: 0 },
     });

@@ -1,0 +1,96 @@
+import * as z from 'zod';
+import { PROFILE_VERSION, ProfileSchema, WRITER_PROFILE, type Profile } from './profile';
+
+export interface FieldError {
+    /** Dotted path of the field, e.g. "tools.maxRounds"; "" for the profile as a whole. */
+    path: string;
+    message: string;
+}
+
+export type ProfileParse = { ok: true; profile: Profile; migratedFrom: number | null } | { ok: false; errors: FieldError[] };
+
+type Migration = (raw: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * One step per released version: `MIGRATIONS[n]` turns a version-n profile into version n+1. Steps are
+ * never edited once shipped; fixtures of every old version are tested (tests/fixtures/profiles/).
+ */
+const MIGRATIONS: Record<number, Migration> = {
+    // v1 (the runtime's first profile) had no model, skills, delegation, context or workspace fields.
+    1: (raw) => ({
+        ...raw,
+        version: 2,
+        model: { mode: 'current' },
+        skills: WRITER_PROFILE.skills,
+        delegation: { ...WRITER_PROFILE.delegation, callable: raw.presentation === 'background', allowAsSubagent: raw.presentation === 'background' },
+        context: WRITER_PROFILE.context,
+        workspace: WRITER_PROFILE.workspace,
+    }),
+};
+
+function issuesToErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+    return issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/** Validates a profile from storage or an import, migrating older versions first. */
+export function parseProfile(raw: unknown): ProfileParse {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, errors: [{ path: '', message: 'a profile must be a JSON object' }] };
+    let current = raw as Record<string, unknown>;
+    const version = current.version ?? 1;
+    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+        return { ok: false, errors: [{ path: 'version', message: 'unknown profile version' }] };
+    }
+    if (version > PROFILE_VERSION) {
+        return { ok: false, errors: [{ path: 'version', message: `made by a newer Tavern Agent (version ${version}); update the extension to use it` }] };
+    }
+    for (let step = version; step < PROFILE_VERSION; step += 1) current = MIGRATIONS[step]!({ ...current, version: step });
+    const parsed = ProfileSchema.safeParse(current);
+    if (!parsed.success) return { ok: false, errors: issuesToErrors(parsed.error.issues) };
+    return { ok: true, profile: parsed.data, migratedFrom: version === PROFILE_VERSION ? null : version };
+}
+
+/** The export file: a list of profiles with the format's own version. */
+export const PROFILE_EXPORT_KIND = 'tavern-agent.profiles';
+
+export function exportProfiles(profiles: readonly Profile[]): string {
+    return JSON.stringify({ kind: PROFILE_EXPORT_KIND, version: PROFILE_VERSION, profiles }, null, 2);
+}
+
+export type ImportResult =
+    | { ok: true; profiles: Profile[] }
+    | { ok: false; errors: Array<FieldError & { profile: string }> };
+
+/**
+ * Reads an export file (or a single profile object). All or nothing: one invalid profile rejects the
+ * whole import, with every field error named, and nothing is changed.
+ */
+export function importProfiles(text: string): ImportResult {
+    let data: unknown;
+    try {
+        data = JSON.parse(text);
+    } catch (error) {
+        return { ok: false, errors: [{ profile: '', path: '', message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }] };
+    }
+    const list: unknown[] =
+        data && typeof data === 'object' && !Array.isArray(data) && (data as { kind?: unknown }).kind === PROFILE_EXPORT_KIND
+            ? Array.isArray((data as { profiles?: unknown }).profiles)
+                ? ((data as { profiles: unknown[] }).profiles)
+                : []
+            : Array.isArray(data)
+              ? data
+              : [data];
+    if (list.length === 0) return { ok: false, errors: [{ profile: '', path: 'profiles', message: 'the file holds no profiles' }] };
+    const profiles: Profile[] = [];
+    const errors: Array<FieldError & { profile: string }> = [];
+    list.forEach((raw, index) => {
+        const name = raw && typeof raw === 'object' && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : `#${index + 1}`;
+        const parsed = parseProfile(raw);
+        if (parsed.ok) profiles.push(parsed.profile);
+        else errors.push(...parsed.errors.map((error) => ({ ...error, profile: name })));
+    });
+    const ids = profiles.map((p) => p.id);
+    ids.forEach((id, i) => {
+        if (ids.indexOf(id) !== i) errors.push({ profile: id, path: 'id', message: 'the same id appears twice in the file' });
+    });
+    return errors.length ? { ok: false, errors } : { ok: true, profiles };
+}

@@ -1,0 +1,27 @@
+import { stContext } from './st-context';
+
+/** A SillyTavern Connection Manager profile, as far as Tavern Agent needs it. */
+export interface ConnectionProfile {
+    id: string;
+    name: string;
+    api: string;
+    model: string;
+}
+
+export function connectionProfiles(): ConnectionProfile[] {
+    const manager = (stContext().extensionSettings as { connectionManager?: { profiles?: unknown } }).connectionManager;
+    const list = Array.isArray(manager?.profiles) ? (manager.profiles as Array<Record<string, unknown>>) : [];
+    return list
+        .filter((p) => typeof p.id === 'string')
+        .map((p) => ({ id: String(p.id), name: String(p.name ?? p.id), api: String(p.api ?? ''), model: String(p.model ?? '') }));
+}
+
+export function findConnectionProfile(id: string): ConnectionProfile | undefined {
+    return connectionProfiles().find((profile) => profile.id === id);
+}
+
+/** The chat completion source a Connection Manager profile talks to, so responses decode by provider. */
+export function sourceOfConnection(profile: ConnectionProfile): string {
+    const map = (stContext() as unknown as { CONNECT_API_MAP?: Record<string, { source?: string }> }).CONNECT_API_MAP;
+    return map?.[profile.api]?.source ?? profile.api;
+}
