@@ -52,7 +52,7 @@ test('a run using all seven workspace tools commits exactly one clean reply', as
 
     const requests = session.mock.generations();
     assert.equal(requests.length, 6);
-    assert.deepEqual(offeredTools(requests[0]!), WORKSPACE_ALIASES);
+    assert.deepEqual(offeredTools(requests[0]!), [...WORKSPACE_ALIASES, 'chat_read_messages', 'chat_search', 'worldinfo_read_activated'].sort());
     assert.equal(toolMessages(requests[0]!).length, 0);
     for (let i = 1; i < requests.length; i += 1) {
         const previousCalls = (requests[i - 1]!.answeredWith?.toolCalls ?? []).length;
