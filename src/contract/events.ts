@@ -33,6 +33,8 @@ export interface EventPayloads {
     'run-finish': { reason: string | null };
     'run-fail': { code: string; message: string; detail: string | null };
     'run-cancel': { reason: string };
+    /** A checkpoint's text written back as the file's current version, from the timeline. */
+    'checkpoint-restore': { seq: number; path: string; version: number };
 }
 
 export type EventType = keyof EventPayloads;

@@ -4,6 +4,7 @@ import type { JournalEvent, RunRecord } from './records';
 import type { Result } from './result';
 import type { RunInput, RunOutcome } from './run-input';
 import type { Profile } from './profile';
+import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
@@ -74,5 +75,18 @@ export interface EngineApi {
     importProfiles(text: string): Promise<ImportResult>;
     exportProfiles(profiles: unknown[]): Promise<string>;
     listTools(): Promise<ToolInfo[]>;
+    getRun(runId: string): Promise<Result<RunRecord>>;
+    /** Visible files first, then the hidden stores (input/, tool-args/, tool-results/, model-responses/). */
+    listRunFiles(runId: string): Promise<Result<RunFileInfo[]>>;
+    readRunFile(runId: string, path: string): Promise<Result<{ path: string; content: string; version: number }>>;
+    listCheckpoints(runId: string): Promise<Result<CheckpointInfo[]>>;
+    checkpointDiff(runId: string, seq: number): Promise<Result<CheckpointDiff>>;
+    /** Writes a checkpoint's text back as the file's current version (ended runs only). */
+    restoreCheckpoint(runId: string, seq: number): Promise<Result<{ path: string; version: number }>>;
+    /** One JSON file: the run record, its journal, files and checkpoints. */
+    exportRun(runId: string): Promise<Result<string>>;
+    /** Stores an export read-only for viewing, under a new run id (chat key "imported"). */
+    importRun(text: string): Promise<Result<{ runId: string; events: number }>>;
+    deleteRun(runId: string): Promise<Result<null>>;
     readEvents(runId: string, fromSeq: number): Promise<Result<JournalEvent[]>>;
 }

@@ -10,6 +10,7 @@ import { RunInputSchema } from '../contract/run-input';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
 import { runAgent } from './run';
+import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './run-archive';
 import { exportProfiles, importProfiles, parseProfile } from '../contract/profile-migrations';
 import { listProfiles, resolveProfile } from './profiles';
 
@@ -30,6 +31,16 @@ export function createEngine(): EngineApi {
     let storage: RunStorage | null = null;
     let openedFor: string | null = null;
     const running = new Map<string, AbortController>();
+
+    /** Runs a storage action, turning a missing database or a storage error into data. */
+    async function withStorage<T>(action: (storage: RunStorage) => Promise<Result<T>>): Promise<Result<T>> {
+        if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+        try {
+            return await action(storage);
+        } catch (error) {
+            return fail('store.read_failed', 'Tavern Agent could not use its browser storage.', describeError(error));
+        }
+    }
 
     function databaseInfo(handle: IDBPDatabase<TavernAgentDb>): HealthReport['database'] {
         return { name: handle.name, version: handle.version, stores: [...handle.objectStoreNames].sort() };
@@ -103,6 +114,24 @@ export function createEngine(): EngineApi {
             return exportProfiles(profiles);
         },
         listTools: async () => ALL_TOOLS.map((tool) => ({ name: tool.name, alias: tool.alias, description: tool.description, readOnly: tool.readOnly })),
+        async getRun(runId) {
+            if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+            const run = await storage.getRun(runId);
+            return run ? ok(run) : fail('run.not_found', 'This run no longer exists.');
+        },
+        listRunFiles: (runId) => withStorage((s) => listRunFiles(s, runId).then(ok)),
+        readRunFile: (runId, path) => withStorage((s) => readRunFile(s, runId, path)),
+        listCheckpoints: (runId) => withStorage((s) => listCheckpoints(s, runId).then(ok)),
+        checkpointDiff: (runId, seq) => withStorage((s) => checkpointDiff(s, runId, seq)),
+        restoreCheckpoint: (runId, seq) => withStorage((s) => restoreCheckpoint(s, runId, seq, running.has(runId))),
+        exportRun: (runId) => withStorage((s) => exportRun(s, runId)),
+        importRun: (text) => withStorage((s) => importRun(s, text, `imported-${crypto.randomUUID()}`)),
+        deleteRun: (runId) =>
+            withStorage(async (s) => {
+                if (running.has(runId)) return fail('run.running', 'Stop the run before deleting it.');
+                await s.deleteRun(runId);
+                return ok(null);
+            }),
         async health(): Promise<Result<HealthReport>> {
             if (!db) return fail('store.not_open', 'The engine has not opened its storage yet.');
             const report = HealthReportSchema.parse({

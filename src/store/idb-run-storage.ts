@@ -18,5 +18,25 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
         },
         async putPersistState(state) { await db.put('persistStates', state); },
         getPersistState: (runId) => db.get('persistStates', runId),
+        async putWholeRun(run, events, files, checkpoints) {
+            const tx = db.transaction(['runs', 'events', 'files', 'checkpoints'], 'readwrite');
+            const writes: Array<Promise<unknown>> = [tx.objectStore('runs').put(run)];
+            for (const event of events) writes.push(tx.objectStore('events').put(event));
+            for (const file of files) writes.push(tx.objectStore('files').put(file));
+            for (const checkpoint of checkpoints) writes.push(tx.objectStore('checkpoints').put(checkpoint));
+            await Promise.all([...writes, tx.done]);
+        },
+        async deleteRun(runId) {
+            // One transaction: a run is deleted whole or not at all.
+            const tx = db.transaction(['runs', 'events', 'files', 'checkpoints', 'persistStates'], 'readwrite');
+            await Promise.all([
+                tx.objectStore('runs').delete(runId),
+                tx.objectStore('persistStates').delete(runId),
+                tx.objectStore('events').delete(IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER])),
+                tx.objectStore('files').delete(IDBKeyRange.bound([runId, ''], [runId, '\uffff'])),
+                tx.objectStore('checkpoints').delete(IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER])),
+                tx.done,
+            ]);
+        },
     };
 }

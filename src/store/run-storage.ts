@@ -16,6 +16,10 @@ export interface RunStorage {
     listCheckpoints(runId: string, path?: string): Promise<CheckpointRecord[]>;
     putPersistState(state: PersistState): Promise<void>;
     getPersistState(runId: string): Promise<PersistState | undefined>;
+    /** Removes a run and everything stored with it. */
+    deleteRun(runId: string): Promise<void>;
+    /** Stores a whole run at once (an import): one transaction, all or nothing. */
+    putWholeRun(run: RunRecord, events: JournalEvent[], files: WorkspaceFile[], checkpoints: CheckpointRecord[]): Promise<void>;
 }
 
 /** The in-memory twin, for unit tests and for runs that must not touch the disk. */
@@ -40,5 +44,18 @@ export function createMemoryRunStorage(): RunStorage {
         },
         async putPersistState(state) { persist.set(state.runId, clone(state)); },
         async getPersistState(runId) { const state = persist.get(runId); return state && clone(state); },
+        async putWholeRun(run, newEvents, newFiles, newCheckpoints) {
+            runs.set(run.runId, clone(run));
+            events.push(...newEvents.map(clone));
+            for (const file of newFiles) files.set(`${file.runId}\0${file.path}`, clone(file));
+            checkpoints.push(...newCheckpoints.map(clone));
+        },
+        async deleteRun(runId) {
+            runs.delete(runId);
+            persist.delete(runId);
+            for (const key of [...files.keys()]) if (key.startsWith(`${runId}\0`)) files.delete(key);
+            events.splice(0, events.length, ...events.filter((e) => e.runId !== runId));
+            checkpoints.splice(0, checkpoints.length, ...checkpoints.filter((c) => c.runId !== runId));
+        },
     };
 }

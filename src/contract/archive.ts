@@ -1,0 +1,25 @@
+/** What the timeline reads of a stored run (engine/run-archive.ts produces these). */
+
+export interface RunFileInfo {
+    path: string;
+    version: number;
+    chars: number;
+    /** In a hidden store (input/, tool-args/, tool-results/, model-responses/): shown read-only. */
+    hidden: boolean;
+}
+
+export interface CheckpointInfo {
+    seq: number;
+    path: string;
+    at: number;
+    full: boolean;
+}
+
+export interface CheckpointDiff {
+    seq: number;
+    path: string;
+    before: string;
+    after: string;
+    /** Line diff: -1 removed, 0 kept, 1 added. */
+    ops: Array<{ op: -1 | 0 | 1; text: string }>;
+}

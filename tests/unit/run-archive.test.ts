@@ -1,0 +1,114 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
+import { runAgent } from '../../src/engine/run';
+import { ALL_TOOLS } from '../../src/tools/registry';
+import { checkpointDiff, exportRun, importRun, IMPORTED_CHAT_KEY, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from '../../src/engine/run-archive';
+import { ok } from '../../src/contract/result';
+import type { ModelReply } from '../../src/contract/model';
+import { sampleRunInput } from '../fixtures/run-input';
+
+function toolTurn(...calls: Array<[string, unknown]>): ModelReply {
+    return {
+        ok: true,
+        durationMs: 1,
+        raw: { choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: calls.map(([name, args], i) => ({ id: `c${i}-${name}-${Math.random()}`, type: 'function', function: { name, arguments: JSON.stringify(args) } })) } }] },
+    };
+}
+
+/** A completed run that wrote a draft, patched it twice, and left memory in persist/. */
+async function finishedRun(storage: RunStorage, runId = 'run-1'): Promise<void> {
+    const script: ModelReply[] = [
+        toolTurn(['workspace_write_file', { path: 'output/main.md', content: 'one\ntwo\nthree\n' }], ['workspace_write_file', { path: 'persist/notes.md', content: 'Tom' }]),
+        toolTurn(['workspace_apply_patch', { path: 'output/main.md', old_string: 'two', new_string: 'TWO' }]),
+        toolTurn(['workspace_apply_patch', { path: 'persist/notes.md', old_string: 'Tom', new_string: 'Tim' }]),
+        toolTurn(['workspace_commit', {}], ['workspace_finish', {}]),
+    ];
+    const outcome = await runAgent(sampleRunInput({ runId }), {
+        storage,
+        host: { requestModel: async () => script.shift()!, commit: async () => ok({ messageId: 3 }), onEvents: () => undefined },
+        tools: ALL_TOOLS,
+        sink: () => undefined,
+        signal: new AbortController().signal,
+    });
+    assert.equal(outcome.state, 'completed');
+}
+
+test('files list visible files first, then the hidden stores, and read back', async () => {
+    const storage = createMemoryRunStorage();
+    await finishedRun(storage);
+    const files = await listRunFiles(storage, 'run-1');
+    const firstHidden = files.findIndex((f) => f.hidden);
+    assert.ok(firstHidden > 0 && files.slice(firstHidden).every((f) => f.hidden));
+    assert.ok(files.some((f) => f.path === 'input/prompt.json' && f.hidden));
+    assert.ok(files.some((f) => f.path.startsWith('tool-results/')));
+    const draft = await readRunFile(storage, 'run-1', 'output/main.md');
+    assert.ok(draft.ok && draft.value.content === 'one\nTWO\nthree\n');
+    assert.equal((await readRunFile(storage, 'run-1', 'output/none.md')).ok, false);
+});
+
+test('a patch checkpoint diffs against the version before it, and restore brings the old text back', async () => {
+    const storage = createMemoryRunStorage();
+    await finishedRun(storage);
+    const checkpoints = await listCheckpoints(storage, 'run-1');
+    const mainOnes = checkpoints.filter((c) => c.path === 'output/main.md');
+    assert.ok(mainOnes.length >= 2);
+    const patch = mainOnes[1]!;
+    const diff = await checkpointDiff(storage, 'run-1', patch.seq);
+    assert.ok(diff.ok);
+    assert.equal(diff.value.before, 'one\ntwo\nthree\n');
+    assert.equal(diff.value.after, 'one\nTWO\nthree\n');
+    assert.deepEqual(diff.value.ops.filter((o) => o.op !== 0), [
+        { op: -1, text: 'two\n' },
+        { op: 1, text: 'TWO\n' },
+    ]);
+
+    const first = mainOnes[0]!;
+    assert.equal((await restoreCheckpoint(storage, 'run-1', first.seq, true)).ok, false, 'never while the run is running');
+    const restored = await restoreCheckpoint(storage, 'run-1', first.seq, false);
+    assert.ok(restored.ok);
+    const file = await readRunFile(storage, 'run-1', 'output/main.md');
+    assert.ok(file.ok && file.value.content === 'one\ntwo\nthree\n' && file.value.version === restored.value.version);
+    const events = await storage.listEvents('run-1');
+    assert.equal(events.at(-1)!.type, 'checkpoint-restore');
+    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'the journal stays contiguous');
+
+    // Restoring memory changes what later runs start from.
+    const tom = (await listCheckpoints(storage, 'run-1')).find((c) => c.path === 'persist/notes.md')!;
+    assert.ok((await restoreCheckpoint(storage, 'run-1', tom.seq, false)).ok);
+    assert.deepEqual((await storage.getPersistState('run-1'))!.files, { 'persist/notes.md': 'Tom' });
+});
+
+test('export and import round-trip a run, which comes back read-only under a new id', async () => {
+    const storage = createMemoryRunStorage();
+    await finishedRun(storage);
+    const exported = await exportRun(storage, 'run-1');
+    assert.ok(exported.ok);
+    const elsewhere = createMemoryRunStorage();
+    const imported = await importRun(elsewhere, exported.value, 'imported-x');
+    assert.ok(imported.ok);
+    const original = await storage.listEvents('run-1');
+    assert.equal(imported.value.events, original.length);
+    assert.deepEqual((await elsewhere.listEvents('imported-x')).map((e) => [e.seq, e.type]), original.map((e) => [e.seq, e.type]));
+    assert.equal((await elsewhere.getRun('imported-x'))!.chatKey, IMPORTED_CHAT_KEY);
+    const again = await exportRun(elsewhere, 'imported-x');
+    assert.ok(again.ok);
+    const seq = (await listCheckpoints(elsewhere, 'imported-x'))[0]!.seq;
+    assert.ok((await checkpointDiff(elsewhere, 'imported-x', seq)).ok, 'diffs still work on an import');
+    assert.equal((await restoreCheckpoint(elsewhere, 'imported-x', seq, false)).ok, false, 'imports are read-only');
+    assert.equal((await importRun(elsewhere, '{"kind":"something else"}', 'y')).ok, false);
+    assert.equal((await importRun(elsewhere, 'not json', 'z')).ok, false);
+});
+
+test('deleting a run removes everything stored with it', async () => {
+    const storage = createMemoryRunStorage();
+    await finishedRun(storage, 'run-a');
+    await finishedRun(storage, 'run-b');
+    await storage.deleteRun('run-a');
+    assert.equal(await storage.getRun('run-a'), undefined);
+    assert.deepEqual(await storage.listEvents('run-a'), []);
+    assert.deepEqual(await storage.listFiles('run-a'), []);
+    assert.deepEqual(await storage.listCheckpoints('run-a'), []);
+    assert.equal(await storage.getPersistState('run-a'), undefined);
+    assert.ok((await storage.listEvents('run-b')).length > 0, 'other runs are untouched');
+});
