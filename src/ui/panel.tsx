@@ -1,4 +1,6 @@
 import { t } from '../host/i18n';
+import { ProfilesSection } from './profiles/profile-editor';
+import { ProfilePicker } from './profiles/profile-picker';
 import { RunView } from './run-view';
 import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
 
@@ -53,11 +55,7 @@ function AgentModeSwitch({ actions }: { actions: PanelActions }) {
                       ? t`On for this chat: Send runs the agent, which drafts in its workspace and commits one reply.`
                       : t`Off for this chat: SillyTavern generates replies as usual.`}
             </p>
-            {noChat ? null : (
-                <p class="tavern-agent__meta">
-                    <span>{t`Profile`}</span>: <code>{status.profileId}</code>
-                </p>
-            )}
+            {noChat ? null : <ProfilePicker />}
         </div>
     );
 }
@@ -94,6 +92,7 @@ export function Panel({ actions }: { actions: PanelActions }) {
                 </div>
                 <RunView />
             </section>
+            <ProfilesSection />
             <footer class="tavern-agent__footer">
                 <EngineLine />
             </footer>

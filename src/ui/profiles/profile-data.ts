@@ -1,0 +1,61 @@
+import { signal } from '@preact/signals';
+import type { Profile } from '../../contract/profile';
+import type { ProfileListing, ToolInfo } from '../../contract/wire';
+import { connectionProfiles, type ConnectionProfile } from '../../host/connection-profiles';
+import { storedProfiles } from '../../host/profile-store';
+import { getEngine } from '../../host/worker-client';
+
+/**
+ * What the profile picker and editor show: the worker's validated listing of the stored profiles, the
+ * shipped built-ins as they are (for "changed" and as a template), the tools and the Connection Manager
+ * profiles. The main thread holds no schema: every check is the worker's.
+ */
+export interface ProfileData {
+    listings: ProfileListing[];
+    /** The built-ins as shipped, whatever the user stored over them. */
+    pristine: Profile[];
+    tools: ToolInfo[];
+    connections: ConnectionProfile[];
+}
+
+export const profileData = signal<ProfileData | null>(null);
+export const profileDataError = signal<string | null>(null);
+
+let pending: Promise<void> | null = null;
+
+/** Reloads everything; concurrent callers share one reload. */
+export function refreshProfiles(): Promise<void> {
+    pending ??= load().finally(() => {
+        pending = null;
+    });
+    return pending;
+}
+
+async function load(): Promise<void> {
+    try {
+        const engine = await getEngine();
+        const [listings, shipped, tools] = await Promise.all([engine.listProfiles(storedProfiles()), engine.listProfiles({}), engine.listTools()]);
+        profileData.value = {
+            listings,
+            pristine: shipped.flatMap((listing) => (listing.profile ? [listing.profile] : [])),
+            tools,
+            connections: connectionProfiles(),
+        };
+        profileDataError.value = null;
+    } catch (error) {
+        profileDataError.value = error instanceof Error ? error.message : String(error);
+    }
+}
+
+export type ListingProblem = 'invalid' | 'connection-missing' | null;
+
+/** Why a listed profile cannot run as it is, if it cannot. */
+export function listingProblem(listing: ProfileListing, connections: readonly ConnectionProfile[]): ListingProblem {
+    if (!listing.profile) return 'invalid';
+    return connectionMissing(listing.profile, connections) ? 'connection-missing' : null;
+}
+
+export function connectionMissing(profile: Pick<Profile, 'model'>, connections: readonly ConnectionProfile[]): boolean {
+    const model = profile.model;
+    return model.mode === 'connection-profile' && !connections.some((connection) => connection.id === model.profileId);
+}
