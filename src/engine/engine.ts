@@ -10,6 +10,7 @@ import { RunInputSchema } from '../contract/run-input';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
 import { runAgent } from './run';
+import { liveRunIds, markInterruptedRuns, withRunLock } from './interrupted';
 import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './run-archive';
 import { exportProfiles, importProfiles, parseProfile } from '../contract/profile-migrations';
 import { listProfiles, resolveProfile } from './profiles';
@@ -54,6 +55,8 @@ export function createEngine(): EngineApi {
                 db = await openTavernAgentDb(userHandle);
                 storage = createIdbRunStorage(db);
                 openedFor = userHandle;
+                const alive = await liveRunIds();
+                await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId));
                 db.addEventListener('versionchange', () => {
                     db?.close();
                     db = null;
@@ -66,7 +69,8 @@ export function createEngine(): EngineApi {
             }
         },
         async startRun(rawInput, host) {
-            if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+            const store = storage;
+            if (!store) return fail('store.not_open', 'The engine has not opened its storage yet.');
             const parsed = RunInputSchema.safeParse(rawInput);
             if (!parsed.success) return fail('run.invalid_input', 'The run could not start: its input snapshot is invalid.', parsed.error.message);
             const input = parsed.data;
@@ -74,13 +78,13 @@ export function createEngine(): EngineApi {
             const controller = new AbortController();
             running.set(input.runId, controller);
             try {
-                const outcome = await runAgent(input, {
-                    storage,
+                const outcome = await withRunLock(input.runId, () => runAgent(input, {
+                    storage: store,
                     host,
                     tools: ALL_TOOLS,
                     sink: createEventPump((events) => void host.onEvents(events)),
                     signal: controller.signal,
-                });
+                }));
                 return ok(outcome);
             } finally {
                 running.delete(input.runId);

@@ -7,6 +7,7 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
         async putRun(run) { await db.put('runs', run); },
         getRun: (runId) => db.get('runs', runId),
         listRuns: (chatKey) => db.getAllFromIndex('runs', 'byChat', chatKey),
+        listAllRuns: () => db.getAll('runs'),
         async appendEvent(event) { await db.add('events', event); },
         listEvents: (runId, fromSeq = 0) => db.getAll('events', IDBKeyRange.bound([runId, fromSeq], [runId, Number.MAX_SAFE_INTEGER])),
         async putFile(file) { await db.put('files', file); },

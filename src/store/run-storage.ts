@@ -8,6 +8,7 @@ export interface RunStorage {
     putRun(run: RunRecord): Promise<void>;
     getRun(runId: string): Promise<RunRecord | undefined>;
     listRuns(chatKey: string): Promise<RunRecord[]>;
+    listAllRuns(): Promise<RunRecord[]>;
     appendEvent(event: JournalEvent): Promise<void>;
     listEvents(runId: string, fromSeq?: number): Promise<JournalEvent[]>;
     putFile(file: WorkspaceFile): Promise<void>;
@@ -34,6 +35,7 @@ export function createMemoryRunStorage(): RunStorage {
         async putRun(run) { runs.set(run.runId, clone(run)); },
         async getRun(runId) { const run = runs.get(runId); return run && clone(run); },
         async listRuns(chatKey) { return [...runs.values()].filter((run) => run.chatKey === chatKey).map(clone); },
+        async listAllRuns() { return [...runs.values()].map(clone); },
         async appendEvent(event) { events.push(clone(event)); },
         async listEvents(runId, fromSeq = 0) { return events.filter((e) => e.runId === runId && e.seq >= fromSeq).map(clone); },
         async putFile(file) { files.set(`${file.runId}\0${file.path}`, clone(file)); },

@@ -1,9 +1,9 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { openCharacter, sendMessage } from '../harness/browser';
-import { agentOn, call, calls, chatLines, offeredTools, toolMessages } from '../harness/agent';
-import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { sendMessage } from '../harness/browser';
+import { call, calls, openAgentChat, chatLines, offeredTools, toolMessages } from '../harness/agent';
+import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
 import { startMockModel, type MockModel } from '../harness/mock-model';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 
@@ -22,13 +22,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
-    page = (await session.open()).page;
-    await waitForExtension(page);
-    await openCharacter(page);
-    await slash(page, '/newchat');
-    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
-    await agentOn(page);
-    session.mock.reset();
+    page = await openAgentChat(session, { panel: false });
     secondModel.reset();
 });
 

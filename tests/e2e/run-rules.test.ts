@@ -1,9 +1,9 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { openCharacter, sendMessage } from '../harness/browser';
-import { agentOn, call, calls, chatLines, lastRunState, offeredTools, toolMessages } from '../harness/agent';
-import { startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { sendMessage } from '../harness/browser';
+import { agentOn, call, openAgentChat, calls, chatLines, lastRunState, offeredTools, toolMessages } from '../harness/agent';
+import { startTavernSession, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
 let page: Page;
@@ -17,15 +17,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
-    const opened = await session.open();
-    page = opened.page;
-    await waitForExtension(page);
-    await openCharacter(page);
-    await page.evaluate(() => SillyTavern!.getContext().executeSlashCommandsWithOptions('/newchat'));
-    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
-    await agentOn(page);
-    await page.click('#tavern_agent_button .drawer-icon');
-    session.mock.reset();
+    page = await openAgentChat(session);
 });
 
 function lastUserText(index: number): string {

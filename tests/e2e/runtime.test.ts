@@ -1,9 +1,9 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { openCharacter, sendMessage } from '../harness/browser';
-import { agentOn, call, calls, chatLines, lastRunState, offeredTools, toolMessages, WORKSPACE_ALIASES } from '../harness/agent';
-import { startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { sendMessage } from '../harness/browser';
+import { call, openAgentChat, calls, chatLines, lastRunState, offeredTools, toolMessages, WORKSPACE_ALIASES } from '../harness/agent';
+import { startTavernSession, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
 let page: Page;
@@ -18,15 +18,7 @@ after(async () => {
 
 /** A fresh page in a fresh chat with Agent Mode on and the panel open. */
 beforeEach(async () => {
-    const opened = await session.open();
-    page = opened.page;
-    await waitForExtension(page);
-    await openCharacter(page);
-    await page.evaluate(() => SillyTavern!.getContext().executeSlashCommandsWithOptions('/newchat'));
-    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
-    await agentOn(page);
-    await page.click('#tavern_agent_button .drawer-icon');
-    session.mock.reset();
+    page = await openAgentChat(session);
 });
 
 test('a run using all seven workspace tools commits exactly one clean reply', async () => {

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { MockToolCall, MockTurn, RecordedRequest } from './mock-model';
-import { slash } from './tavern';
+import { openCharacter } from './browser';
+import { slash, waitForExtension, type TavernSession } from './tavern';
 
 /** One scripted tool call, by the alias providers see (`workspace_write_file`). */
 export function call(name: string, args: unknown = {}): MockToolCall {
@@ -69,3 +70,19 @@ export const WORKSPACE_ALIASES = [
     'workspace_search_files',
     'workspace_write_file',
 ];
+
+/**
+ * A fresh browser context on a new chat with Seraphina, Agent Mode on (and the panel open unless told
+ * otherwise), with the mock's records cleared: the starting point of most Agent Mode tests.
+ */
+export async function openAgentChat(session: TavernSession, opts: { panel?: boolean } = {}): Promise<Page> {
+    const { page } = await session.open();
+    await waitForExtension(page);
+    await openCharacter(page);
+    await slash(page, '/newchat');
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
+    await agentOn(page);
+    if (opts.panel !== false) await page.click('#tavern_agent_button .drawer-icon');
+    session.mock.reset();
+    return page;
+}

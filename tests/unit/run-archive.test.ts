@@ -112,3 +112,23 @@ test('deleting a run removes everything stored with it', async () => {
     assert.equal(await storage.getPersistState('run-a'), undefined);
     assert.ok((await storage.listEvents('run-b')).length > 0, 'other runs are untouched');
 });
+
+test('runs left unfinished by a reload become interrupted, journaled; ended runs are left alone', async () => {
+    const { markInterruptedRuns } = await import('../../src/engine/interrupted');
+    const storage = createMemoryRunStorage();
+    await finishedRun(storage, 'done');
+    const base = (await storage.getRun('done'))!;
+    await storage.putRun({ ...base, runId: 'cut-off', state: 'running' });
+    await storage.appendEvent({ v: 1, runId: 'cut-off', seq: 0, at: 1, type: 'run-create', payload: {} });
+    assert.equal(await markInterruptedRuns(storage), 1);
+    const cut = (await storage.getRun('cut-off'))!;
+    assert.equal(cut.state, 'interrupted');
+    assert.equal(cut.error?.code, 'run.interrupted');
+    assert.deepEqual((await storage.listEvents('cut-off')).map((e) => [e.seq, e.type]), [[0, 'run-create'], [1, 'run-fail'], [2, 'run-state']]);
+    assert.equal((await storage.getRun('done'))!.state, 'completed');
+    assert.equal(await markInterruptedRuns(storage), 0, 'idempotent');
+    // A run another tab is still working on (it holds the run's lock) is left alone.
+    await storage.putRun({ ...base, runId: 'other-tab', state: 'running' });
+    assert.equal(await markInterruptedRuns(storage, (runId) => runId === 'other-tab'), 0);
+    assert.equal((await storage.getRun('other-tab'))!.state, 'running');
+});
