@@ -1,5 +1,8 @@
 /** What the timeline reads of a stored run (engine/run-archive.ts produces these). */
 
+/** Imported runs live under their own chat key: viewable, never mixed into a chat's history. */
+export const IMPORTED_CHAT_KEY = 'imported';
+
 export interface RunFileInfo {
     path: string;
     version: number;

@@ -5,7 +5,9 @@ import type { RunStorage } from '../store/run-storage';
 import { lineDiff, rebuildCheckpoint } from '../workspace/checkpoints';
 import { isHiddenPath } from '../workspace/roots';
 import { Journal } from './journal';
-import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from '../contract/archive';
+import { IMPORTED_CHAT_KEY, type CheckpointDiff, type CheckpointInfo, type RunFileInfo } from '../contract/archive';
+
+export { IMPORTED_CHAT_KEY };
 
 /** What the timeline reads and does with stored runs: files, checkpoints, diffs, restore, export, import. */
 
@@ -20,8 +22,6 @@ const RunExportSchema = z.object({
     checkpoints: z.array(CheckpointRecordSchema),
 });
 
-/** Imported runs live under their own chat key: viewable, never mixed into a chat's history. */
-export const IMPORTED_CHAT_KEY = 'imported';
 
 export async function listRunFiles(storage: RunStorage, runId: string): Promise<RunFileInfo[]> {
     const files = await storage.listFiles(runId);

@@ -5,10 +5,8 @@ import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
 import { commitToChat, type CommitTarget } from './commit';
 import { t } from './i18n';
-import { requestModel, requestModelWithConnection } from './model-bridge';
-import { findConnectionProfile, sourceOfConnection } from './connection-profiles';
+import { routeModel } from './model-route';
 import { storedProfiles } from './profile-store';
-import type { ModelRequest } from '../contract/model';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
 import { stContext } from './st-context';
 import { getEngine } from './worker-client';
@@ -79,26 +77,10 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
         const resolved = await engine.resolveProfile(profileId, storedProfiles());
         if (!resolved.ok) throw new SnapshotError(resolved.error.code, resolved.error.message);
         const profile = resolved.value;
-        let source: string | null = null;
-        let send = (request: ModelRequest) => requestModel(request, controller.signal);
-        if (profile.model.mode === 'current' && context.mainApi !== 'openai') {
-            throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion connection (tool calling). Switch the API, or turn Agent Mode off.`);
-        }
-        if (profile.model.mode === 'connection-profile') {
-            const connection = findConnectionProfile(profile.model.profileId);
-            if (!connection) {
-                throw new SnapshotError(
-                    'profile.connection_missing',
-                    `The connection profile "${profile.model.profileName}" used by the agent profile "${profile.displayName}" no longer exists. Choose another model for the profile.`,
-                );
-            }
-            source = sourceOfConnection(connection);
-            const connectionId = connection.id;
-            send = (request) => requestModelWithConnection(request, connectionId, controller.signal);
-        }
-        const input = await captureRunInput(runId, type, profile, source, controller.signal);
+        const route = routeModel(profile, controller.signal);
+        const input = await captureRunInput(runId, type, profile, route.source, controller.signal);
         const bridge: HostBridge = {
-            requestModel: send,
+            requestModel: route.send,
             commit: (request) => commitToChat(target, request),
             onEvents: (events) => {
                 const last = [...events].reverse().find((event) => event.type === 'run-state');

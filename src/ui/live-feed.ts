@@ -1,31 +1,26 @@
 import type { JournalEvent } from '../contract/records';
 import type { RunObserver } from '../host/run-controller';
-import { liveRun } from './state';
+import { appendLive, endLive, startLive } from './timeline/run-store';
 
 /**
- * Feeds the panel from the run's pushed events. Events arriving within one frame are applied together, so
- * a burst re-renders once per frame, not once per event.
+ * Feeds the timeline from the run's pushed events (no polling). Events arriving within one frame are
+ * applied together, so a burst renders once per frame; each event costs the same however long the run is.
  */
 export function createLiveFeed(onChange: () => void): RunObserver {
     let pending: JournalEvent[] = [];
     let frame = 0;
     const flush = () => {
         frame = 0;
-        const run = liveRun.value;
-        if (!run || pending.length === 0) return;
-        const events = pending.filter((event) => event.runId === run.runId);
+        const events = pending;
         pending = [];
-        const lastState = [...events].reverse().find((event) => event.type === 'run-state');
-        liveRun.value = {
-            ...run,
-            events: run.events.concat(events),
-            state: lastState ? String((lastState.payload as { to: string }).to) : run.state,
-        };
+        appendLive(events);
     };
     return {
         onRunStart(runId, generationType) {
+            if (frame) cancelAnimationFrame(frame);
+            frame = 0;
             pending = [];
-            liveRun.value = { runId, generationType, state: 'preparing', startedAt: Date.now(), events: [], error: null };
+            startLive(runId, generationType, Date.now());
             onChange();
         },
         onEvents(events) {
@@ -35,8 +30,7 @@ export function createLiveFeed(onChange: () => void): RunObserver {
         onRunEnd(outcome) {
             if (frame) cancelAnimationFrame(frame);
             flush();
-            const run = liveRun.value;
-            if (run && run.runId === outcome.runId) liveRun.value = { ...run, state: outcome.state, error: outcome.error };
+            endLive(outcome);
             onChange();
         },
     };

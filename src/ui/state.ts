@@ -1,7 +1,6 @@
 import { signal } from '@preact/signals';
 import type { AgentStatus } from '../contract/agent-mode';
 import type { HealthReport } from '../contract/wire';
-import type { JournalEvent } from '../contract/records';
 
 /** The panel's state: small signals fed by SillyTavern events and the worker, read by the components. */
 export const panelOpen = signal(false);
@@ -19,14 +18,3 @@ export const engineState = signal<EngineState>({ phase: 'idle' });
 /** True while a switch change is being saved, so a double click cannot race the chat save. */
 export const savingAgentMode = signal(false);
 
-export interface RunView {
-    runId: string;
-    generationType: string;
-    state: string;
-    startedAt: number;
-    events: JournalEvent[];
-    error: { code: string; message: string } | null;
-}
-
-/** The run shown live in the panel: the current one, or the last one that ended in this page. */
-export const liveRun = signal<RunView | null>(null);

@@ -1,0 +1,34 @@
+import type { ModelReply, ModelRequest } from '../contract/model';
+import type { Profile } from '../contract/profile';
+import { findConnectionProfile, sourceOfConnection } from './connection-profiles';
+import { t } from './i18n';
+import { requestModel, requestModelWithConnection } from './model-bridge';
+import { SnapshotError } from './snapshot';
+import { stContext } from './st-context';
+
+export interface ModelRoute {
+    send(request: ModelRequest): Promise<ModelReply>;
+    /** The chat completion source responses come from, when it is not the current connection's. */
+    source: string | null;
+}
+
+/**
+ * Where a profile's model calls go: the current connection, or its Connection Manager profile. A profile
+ * whose connection profile was deleted fails here, naming it; it never falls back to another model.
+ */
+export function routeModel(profile: Profile, signal: AbortSignal): ModelRoute {
+    if (profile.model.mode === 'connection-profile') {
+        const connection = findConnectionProfile(profile.model.profileId);
+        if (!connection) {
+            throw new SnapshotError(
+                'profile.connection_missing',
+                `The connection profile "${profile.model.profileName}" used by the agent profile "${profile.displayName}" no longer exists. Choose another model for the profile.`,
+            );
+        }
+        return { send: (request) => requestModelWithConnection(request, connection.id, signal), source: sourceOfConnection(connection) };
+    }
+    if (stContext().mainApi !== 'openai') {
+        throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion connection (tool calling). Switch the API, or turn Agent Mode off.`);
+    }
+    return { send: (request) => requestModel(request, signal), source: null };
+}

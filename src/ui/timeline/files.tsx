@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { CheckpointInfo, RunFileInfo } from '../../contract/archive';
+import { t } from '../../host/i18n';
+import { getEngine } from '../../host/worker-client';
+import { DiffView } from './diff-view';
+import { formatTime } from './format';
+import type { RunSummary } from './rows';
+import { commitDraftText } from './run-actions';
+import { useRunFile } from './use-run-data';
+
+interface Listing {
+    files: RunFileInfo[];
+    checkpoints: CheckpointInfo[];
+}
+
+function FileContent({ runId, file }: { runId: string; file: RunFileInfo }) {
+    const loaded = useRunFile(runId, file.path, file.version);
+    if (!loaded || loaded.state === 'loading') return <p class="tavern-agent__muted">{t`Loading…`}</p>;
+    if (loaded.state === 'error') return <p class="tavern-agent__error">{loaded.message}</p>;
+    return <pre class="tavern-agent__text" data-file={file.path}>{loaded.value}</pre>;
+}
+
+function FileItem({ runId, file, committable, summary }: { runId: string; file: RunFileInfo; committable: boolean; summary: RunSummary }) {
+    const [open, setOpen] = useState(false);
+    return (
+        <li class="tavern-agent__file" data-path={file.path}>
+            <div class="tavern-agent__file-head">
+                <button type="button" class="tavern-agent__link" aria-expanded={open} onClick={() => setOpen(!open)}>
+                    <span class={`fa-solid ${file.hidden ? 'fa-lock' : 'fa-file-lines'} fa-fw`} aria-hidden="true" />
+                    <span class="tavern-agent__mono">{file.path}</span>
+                </button>
+                <span class="tavern-agent__muted">
+                    v{file.version} · {file.chars}
+                </span>
+                {committable ? (
+                    <button type="button" class="menu_button tavern-agent__button" data-action="commit-draft" onClick={() => void commitDraftText(summary, file.path)}>
+                        <span class="fa-solid fa-message" aria-hidden="true" /> {t`Commit this text`}
+                    </button>
+                ) : null}
+            </div>
+            {open ? <FileContent runId={runId} file={file} /> : null}
+        </li>
+    );
+}
+
+function CheckpointItem({ runId, checkpoint, canRestore }: { runId: string; checkpoint: CheckpointInfo; canRestore: boolean }) {
+    const [open, setOpen] = useState(false);
+    return (
+        <li class="tavern-agent__file" data-checkpoint={checkpoint.seq}>
+            <div class="tavern-agent__file-head">
+                <button type="button" class="tavern-agent__link" aria-expanded={open} onClick={() => setOpen(!open)}>
+                    <span class="fa-solid fa-code-compare fa-fw" aria-hidden="true" />
+                    <span>
+                        {t`checkpoint`} {checkpoint.seq}
+                    </span>{' '}
+                    <span class="tavern-agent__mono">{checkpoint.path}</span>
+                </button>
+                <span class="tavern-agent__muted">{formatTime(checkpoint.at)}</span>
+            </div>
+            {open ? <DiffView runId={runId} seq={checkpoint.seq} canRestore={canRestore} /> : null}
+        </li>
+    );
+}
+
+/**
+ * The run's workspace as stored: visible files, the hidden stores (read-only) and every checkpoint, each
+ * viewable as a diff and restorable. Read when opened, and again when the run gets new events.
+ */
+export function RunFiles({ summary, canRestore, revision }: { summary: RunSummary; canRestore: boolean; revision: number }) {
+    const [open, setOpen] = useState(false);
+    const [listing, setListing] = useState<Listing | null>(null);
+    const [error, setError] = useState<string | null>(null);
+    const runId = summary.runId;
+    useEffect(() => {
+        if (!open) return;
+        let alive = true;
+        void (async () => {
+            const engine = await getEngine();
+            const [files, checkpoints] = await Promise.all([engine.listRunFiles(runId), engine.listCheckpoints(runId)]);
+            if (!alive) return;
+            if (!files.ok || !checkpoints.ok) {
+                const failed = !files.ok ? files.error : !checkpoints.ok ? checkpoints.error : null;
+                setError(failed ? `${failed.message} (${failed.code})` : null);
+                return;
+            }
+            setError(null);
+            setListing({ files: files.value, checkpoints: checkpoints.value });
+        })();
+        return () => {
+            alive = false;
+        };
+    }, [open, runId, revision]);
+    const draftsCommittable = canRestore && ['failed', 'cancelled', 'interrupted'].includes(summary.state);
+    const visible = listing?.files.filter((f) => !f.hidden) ?? [];
+    const hidden = listing?.files.filter((f) => f.hidden) ?? [];
+    return (
+        <details class="tavern-agent__run-files" open={open} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
+            <summary>{t`Files and checkpoints`}</summary>
+            {error ? <p class="tavern-agent__error">{error}</p> : null}
+            {open && !listing && !error ? <p class="tavern-agent__muted">{t`Loading…`}</p> : null}
+            {listing ? (
+                <>
+                    <h5>{t`Workspace`}</h5>
+                    {visible.length === 0 ? <p class="tavern-agent__muted">{t`No files.`}</p> : null}
+                    <ul class="tavern-agent__files">
+                        {visible.map((file) => (
+                            <FileItem key={file.path} runId={runId} file={file} summary={summary} committable={draftsCommittable && file.path.startsWith('output/')} />
+                        ))}
+                    </ul>
+                    <h5>{t`Checkpoints`}</h5>
+                    {listing.checkpoints.length === 0 ? <p class="tavern-agent__muted">{t`No checkpoints.`}</p> : null}
+                    <ul class="tavern-agent__files">
+                        {listing.checkpoints.map((checkpoint) => (
+                            <CheckpointItem key={checkpoint.seq} runId={runId} checkpoint={checkpoint} canRestore={canRestore} />
+                        ))}
+                    </ul>
+                    <details class="tavern-agent__hidden-files">
+                        <summary>{t`Run records (read-only)`}</summary>
+                        <ul class="tavern-agent__files">
+                            {hidden.map((file) => (
+                                <FileItem key={file.path} runId={runId} file={file} summary={summary} committable={false} />
+                            ))}
+                        </ul>
+                    </details>
+                </>
+            ) : null}
+        </details>
+    );
+}

@@ -1,0 +1,112 @@
+import { t } from '../../host/i18n';
+
+/** Numbers, times and names as the timeline shows them. Every word goes through SillyTavern's i18n. */
+
+export function formatDuration(ms: number | null | undefined): string {
+    if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
+    if (ms < 1000) return `${Math.round(ms)} ms`;
+    const seconds = ms / 1000;
+    if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+    const minutes = Math.floor(seconds / 60);
+    const rest = Math.floor(seconds % 60);
+    if (minutes < 60) return `${minutes}:${String(rest).padStart(2, '0')}`;
+    return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}:${String(rest).padStart(2, '0')}`;
+}
+
+export function formatCount(n: number): string {
+    if (n < 1000) return String(n);
+    if (n < 10_000) return `${(n / 1000).toFixed(1)}k`;
+    if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+    return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatTime(at: number | null): string {
+    if (at === null) return '';
+    const date = new Date(at);
+    const today = new Date();
+    return date.toDateString() === today.toDateString() ? date.toLocaleTimeString() : date.toLocaleString();
+}
+
+/** The first line of a text, for one-line summaries (the full text is in the expanded row). */
+export function firstLine(text: string, max = 160): string {
+    const line = text.trim().split('\n', 1)[0] ?? '';
+    return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+export function stateLabel(state: string): string {
+    switch (state) {
+        case 'created':
+            return t`created`;
+        case 'preparing':
+            return t`preparing`;
+        case 'running':
+            return t`running`;
+        case 'awaiting_commit':
+            return t`committing`;
+        case 'finishing':
+            return t`finishing`;
+        case 'completed':
+            return t`completed`;
+        case 'failed':
+            return t`failed`;
+        case 'cancelled':
+            return t`cancelled`;
+        case 'interrupted':
+            return t`interrupted`;
+        default:
+            return state;
+    }
+}
+
+export function callStatusLabel(status: string): string {
+    switch (status) {
+        case 'pending':
+            return t`pending`;
+        case 'running':
+            return t`running`;
+        case 'completed':
+            return t`completed`;
+        case 'error':
+            return t`error`;
+        default:
+            return status;
+    }
+}
+
+export function generationLabel(type: string): string {
+    switch (type) {
+        case 'normal':
+            return t`new reply`;
+        case 'regenerate':
+            return t`regenerate`;
+        case 'swipe':
+            return t`swipe`;
+        default:
+            return type;
+    }
+}
+
+/** A parsed JSON text pretty-printed, or the text itself when it is not JSON. */
+export function prettyJson(text: string): string {
+    try {
+        return JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+        return text;
+    }
+}
+
+/** What a stored tool result holds, as the model saw it: the result text, or the error with its hint. */
+export function toolResultText(stored: string): string {
+    try {
+        const outcome = JSON.parse(stored) as { ok?: boolean; result?: { content?: unknown }; error?: { code?: string; message?: string; hint?: string } };
+        if (outcome.ok === true && typeof outcome.result?.content === 'string') return outcome.result.content;
+        if (outcome.ok === false && outcome.error) return `ERROR ${outcome.error.code ?? ''}: ${outcome.error.message ?? ''}\nHint: ${outcome.error.hint ?? ''}`;
+    } catch {
+        // Not JSON: shown as stored.
+    }
+    return stored;
+}
+
+export function shortId(runId: string): string {
+    return runId.replace(/^imported-/, '').slice(0, 8);
+}

@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { RunRecord } from '../../contract/records';
+import { t } from '../../host/i18n';
+import { chatStatus } from '../state';
+import { formatTime, generationLabel, shortId, stateLabel } from './format';
+import { deleteRunRecord, importRunFile, jumpToMessage } from './run-actions';
+import { history, liveRunId, openRun, refreshHistory, viewedRun } from './run-store';
+import { emptySummary } from './timeline-model';
+
+function HistoryItem({ record, imported }: { record: RunRecord; imported: boolean }) {
+    const shown = viewedRun.value?.model.runId === record.runId;
+    const running = liveRunId.value === record.runId;
+    const state = running ? 'running' : record.state;
+    const messageId = record.messageId;
+    return (
+        <li class={`tavern-agent__history-item${shown ? ' tavern-agent__history-item--shown' : ''}`} data-history-run={record.runId} data-state={state}>
+            <button type="button" class="tavern-agent__link tavern-agent__history-open" aria-current={shown ? 'true' : undefined} onClick={() => void openRun(record.runId)}>
+                <span class={`tavern-agent__badge tavern-agent__badge--${state}`}>{stateLabel(state)}</span>
+                <span>{formatTime(record.createdAt)}</span>
+                <span class="tavern-agent__muted">{generationLabel(record.generationType)}</span>
+                <span class="tavern-agent__muted">#{shortId(record.runId)}</span>
+            </button>
+            <span class="tavern-agent__history-actions">
+                {messageId !== null && !imported ? (
+                    <button
+                        type="button"
+                        class="tavern-agent__link"
+                        data-action="jump"
+                        title={t`Go to the message`}
+                        onClick={() => jumpToMessage({ ...emptySummary(record.runId), chatKey: record.chatKey, chatId: record.chatId }, messageId)}
+                    >
+                        <span class="fa-solid fa-message" aria-hidden="true" /> #{messageId}
+                    </button>
+                ) : null}
+                <button
+                    type="button"
+                    class="tavern-agent__icon-button fa-solid fa-trash-can"
+                    data-action="delete"
+                    title={t`Delete this run's record`}
+                    aria-label={t`Delete this run's record`}
+                    disabled={running}
+                    onClick={() => void deleteRunRecord(record.runId)}
+                />
+            </span>
+        </li>
+    );
+}
+
+function ImportButton() {
+    const [error, setError] = useState<string | null>(null);
+    const [busy, setBusy] = useState(false);
+    return (
+        <div class="tavern-agent__transfer">
+            <label class="menu_button tavern-agent__button" aria-disabled={busy}>
+                <span class="fa-solid fa-file-import" aria-hidden="true" /> {t`Import a run`}
+                <input
+                    id="tavern_agent_run_import"
+                    type="file"
+                    accept=".json,application/json"
+                    class="tavern-agent__file-input"
+                    disabled={busy}
+                    onChange={async (event) => {
+                        const input = event.currentTarget;
+                        const file = input.files?.[0];
+                        input.value = '';
+                        if (!file) return;
+                        setBusy(true);
+                        setError(await importRunFile(file).finally(() => setBusy(false)));
+                    }}
+                />
+            </label>
+            {error ? (
+                <p class="tavern-agent__error" role="alert">
+                    {error}
+                </p>
+            ) : null}
+        </div>
+    );
+}
+
+/** The open chat's earlier runs, newest first, and the runs imported for viewing. */
+export function RunHistory() {
+    const chatId = chatStatus.value.chatId;
+    useEffect(() => {
+        void refreshHistory();
+    }, [chatId]);
+    const state = history.value;
+    return (
+        <details class="tavern-agent__history">
+            <summary>
+                {t`History`} <span class="tavern-agent__muted">({state.runs.length})</span>
+            </summary>
+            {state.error ? <p class="tavern-agent__error">{state.error}</p> : null}
+            {chatId === null ? <p class="tavern-agent__muted">{t`Open a chat to see its runs.`}</p> : null}
+            {chatId !== null && state.runs.length === 0 && !state.loading ? <p class="tavern-agent__muted">{t`No runs in this chat yet.`}</p> : null}
+            <ul class="tavern-agent__history-list" aria-label={t`Runs of this chat`}>
+                {state.runs.map((record) => (
+                    <HistoryItem key={record.runId} record={record} imported={false} />
+                ))}
+            </ul>
+            <h5>{t`Imported runs`}</h5>
+            <ImportButton />
+            <ul class="tavern-agent__history-list" aria-label={t`Imported runs`}>
+                {state.imported.map((record) => (
+                    <HistoryItem key={record.runId} record={record} imported />
+                ))}
+            </ul>
+        </details>
+    );
+}

@@ -1,0 +1,176 @@
+import { IMPORTED_CHAT_KEY } from '../../contract/archive';
+import type { ComponentChildren } from 'preact';
+import { t } from '../../host/i18n';
+import { DiffView } from './diff-view';
+import { formatCount, formatDuration, formatTime, prettyJson, toolResultText } from './format';
+import { commitDraftText, copyText, jumpToMessage } from './run-actions';
+import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
+import { RowView, type RowContext } from './row-view';
+import { useRunFile, type Loaded } from './use-run-data';
+
+/** The opened row: everything the step recorded. All of it is text from models, tools and chats: shown, never parsed as HTML. */
+
+function Facts({ items }: { items: Array<[string, ComponentChildren]> }) {
+    const shown = items.filter(([, value]) => value !== '' && value !== null && value !== undefined);
+    return (
+        <dl class="tavern-agent__facts">
+            {shown.map(([label, value]) => (
+                <div key={label}>
+                    <dt>{label}</dt>
+                    <dd>{value}</dd>
+                </div>
+            ))}
+        </dl>
+    );
+}
+
+function Block({ label, text, loaded }: { label: string; text?: string; loaded?: Loaded<string> | null }) {
+    let body: ComponentChildren;
+    if (text !== undefined) body = <pre class="tavern-agent__text">{text}</pre>;
+    else if (!loaded || loaded.state === 'loading') body = <p class="tavern-agent__muted">{t`Loading…`}</p>;
+    else if (loaded.state === 'error') body = <p class="tavern-agent__error">{loaded.message}</p>;
+    else body = <pre class="tavern-agent__text">{loaded.value}</pre>;
+    return (
+        <section class="tavern-agent__block" aria-label={label}>
+            <h5>{label}</h5>
+            {body}
+        </section>
+    );
+}
+
+function CopyButton({ text }: { text: () => string }) {
+    return (
+        <button type="button" class="menu_button tavern-agent__button" data-action="copy" onClick={() => void copyText(text())}>
+            <span class="fa-solid fa-copy" aria-hidden="true" /> {t`Copy`}
+        </button>
+    );
+}
+
+function ModelDetail({ row }: { row: ModelRow }) {
+    const tokens = row.usage ? `${formatCount(row.usage.input)} ${t`in`} · ${formatCount(row.usage.output)} ${t`out`}` : '';
+    const calls = row.toolCalls.map((c) => c.name).join(', ');
+    return (
+        <>
+            <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Tool calls`, calls], [t`Stop reason`, row.finishReason ?? '']]} />
+            {row.text ? <Block label={t`Narration`} text={row.text} /> : null}
+            {row.reasoning ? (
+                <details class="tavern-agent__reasoning">
+                    <summary>{t`Reasoning`}</summary>
+                    <pre class="tavern-agent__text">{row.reasoning}</pre>
+                </details>
+            ) : null}
+            <div class="tavern-agent__toolbar">
+                <CopyButton text={() => [row.text, row.reasoning ? `\n[${t`Reasoning`}]\n${row.reasoning}` : '', calls ? `\n[${t`Tool calls`}] ${calls}` : ''].join('\n').trim()} />
+            </div>
+        </>
+    );
+}
+
+function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
+    const args = useRunFile(ctx.model.runId, row.argsPath);
+    const result = useRunFile(ctx.model.runId, row.status === 'completed' || row.status === 'error' ? row.resultPath : null);
+    const argsText = args?.state === 'ready' ? prettyJson(args.value) : '';
+    const resultText = result?.state === 'ready' ? toolResultText(result.value) : '';
+    const nested = ctx.model.nestedOf(row.callId);
+    return (
+        <>
+            <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Call id`, <code class="tavern-agent__code">{row.callId}</code>]]} />
+            {row.error ? (
+                <div class="tavern-agent__call-error">
+                    <p>
+                        <code class="tavern-agent__code">{row.error.code}</code> {row.error.message}
+                    </p>
+                    {row.error.hint ? (
+                        <p>
+                            <span class="tavern-agent__strong">{t`Hint:`}</span> {row.error.hint}
+                        </p>
+                    ) : null}
+                </div>
+            ) : null}
+            {row.changes.map((change) =>
+                change.checkpointSeq === null ? null : <DiffView key={change.checkpointSeq} runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} />,
+            )}
+            {row.argsPath ? <Block label={t`Arguments`} loaded={args ? (args.state === 'ready' ? { state: 'ready', value: argsText } : args) : null} /> : null}
+            {row.resultPath ? <Block label={t`Result`} loaded={result ? (result.state === 'ready' ? { state: 'ready', value: resultText } : result) : null} /> : null}
+            {nested && nested.rows.length > 0 ? (
+                <section class="tavern-agent__nested" aria-label={t`Sub-agent steps`}>
+                    <h5>{t`Sub-agent steps`}</h5>
+                    <ol class="tavern-agent__events tavern-agent__events--nested">
+                        {nested.rows.map((child) => (
+                            <li key={child.key}>
+                                <RowView row={child} ctx={{ ...ctx, model: nested, keyPrefix: `${ctx.keyPrefix}${row.key}/` }} />
+                            </li>
+                        ))}
+                    </ol>
+                </section>
+            ) : null}
+            <div class="tavern-agent__toolbar">
+                <CopyButton text={() => `${row.canonical ?? row.name} (${row.status})\n\n[${t`Arguments`}]\n${argsText}\n\n[${t`Result`}]\n${resultText}`} />
+            </div>
+        </>
+    );
+}
+
+function FileDetail({ row, ctx }: { row: FileRow; ctx: RowContext }) {
+    const { change } = row;
+    const committable = ctx.canRestore && change.path.startsWith('output/') && ['failed', 'cancelled', 'interrupted'].includes(ctx.summary.state);
+    return (
+        <>
+            {change.checkpointSeq === null ? (
+                <p class="tavern-agent__muted">{t`No checkpoint was recorded for this change.`}</p>
+            ) : (
+                <DiffView runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} />
+            )}
+            {committable ? (
+                <div class="tavern-agent__toolbar">
+                    <button type="button" class="menu_button tavern-agent__button" data-action="commit-draft" onClick={() => void commitDraftText(ctx.summary, change.path)}>
+                        <span class="fa-solid fa-message" aria-hidden="true" /> {t`Commit this text`}
+                    </button>
+                </div>
+            ) : null}
+        </>
+    );
+}
+
+function CommitDetail({ row, ctx }: { row: CommitRow; ctx: RowContext }) {
+    return (
+        <>
+            <Facts items={[[t`File`, <code class="tavern-agent__code">{row.path}</code>], [t`Mode`, row.mode], [t`Characters`, String(row.chars)], [t`Reason`, row.reason ?? '']]} />
+            {ctx.model.summary.chatKey !== IMPORTED_CHAT_KEY ? (
+                <div class="tavern-agent__toolbar">
+                    <button type="button" class="menu_button tavern-agent__button" data-action="jump" onClick={() => jumpToMessage(ctx.summary, row.messageId)}>
+                        <span class="fa-solid fa-arrow-right" aria-hidden="true" /> {t`Go to the message`}
+                    </button>
+                </div>
+            ) : null}
+        </>
+    );
+}
+
+function NoteDetail({ row }: { row: NoteRow }) {
+    const text = JSON.stringify(row.payload, null, 2);
+    return (
+        <>
+            <Facts items={[[t`Time`, formatTime(row.at)], [t`Event`, <code class="tavern-agent__code">{row.eventType}</code>]]} />
+            <pre class="tavern-agent__text">{text}</pre>
+            <div class="tavern-agent__toolbar">
+                <CopyButton text={() => text} />
+            </div>
+        </>
+    );
+}
+
+export function RowDetail({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
+    switch (row.kind) {
+        case 'model':
+            return <ModelDetail row={row} />;
+        case 'tool':
+            return <ToolDetail row={row} ctx={ctx} />;
+        case 'file':
+            return <FileDetail row={row} ctx={ctx} />;
+        case 'commit':
+            return <CommitDetail row={row} ctx={ctx} />;
+        case 'note':
+            return <NoteDetail row={row} />;
+    }
+}

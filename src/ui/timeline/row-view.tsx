@@ -1,0 +1,152 @@
+import { t } from '../../host/i18n';
+import { callStatusLabel, firstLine, formatCount, formatDuration } from './format';
+import { RowDetail } from './row-detail';
+import type { FileChange, NoteRow, RunSummary, TimelineRow } from './rows';
+import { expandedRows, toggleRow } from './run-store';
+import type { TimelineModel } from './timeline-model';
+
+/** What a row needs to know about its run. */
+export interface RowContext {
+    model: TimelineModel;
+    summary: RunSummary;
+    /** Ended, stored and not imported: checkpoints may be restored, drafts committed. */
+    canRestore: boolean;
+    /** Distinguishes the rows of nested (sub-agent) timelines in the expanded set. */
+    keyPrefix: string;
+}
+
+interface Face {
+    icon: string;
+    title: string;
+    detail: string;
+    tone: 'info' | 'ok' | 'error' | 'busy';
+    meta: string;
+    /** Said to screen readers; the eye reads it from the icon. */
+    status?: string;
+}
+
+export function changeTitle(change: FileChange): string {
+    switch (change.action) {
+        case 'direct_output':
+            return t`Plain text saved`;
+        case 'patch':
+            return t`Patch applied`;
+        case 'append':
+            return t`Appended to file`;
+        case 'restore':
+            return t`Checkpoint restored`;
+        default:
+            return t`File written`;
+    }
+}
+
+function noteFace(row: NoteRow): Omit<Face, 'meta'> {
+    const p = row.payload;
+    const text = (key: string) => (p[key] === null || p[key] === undefined ? '' : String(p[key]));
+    switch (row.eventType) {
+        case 'model-retry':
+            return { icon: 'fa-rotate', title: t`Retrying the model call`, detail: [text('status'), text('message'), formatDuration(Number(p.delayMs))].filter(Boolean).join(' · '), tone: 'error' };
+        case 'model-reminder':
+            return { icon: 'fa-bell', title: t`Reminded to use tools`, detail: text('savedTo'), tone: 'error' };
+        case 'budget-wrap-up':
+            return { icon: 'fa-hourglass-end', title: t`Budget used up: one last turn to commit`, detail: text('reason'), tone: 'error' };
+        case 'persist-promote':
+            return { icon: 'fa-floppy-disk', title: t`Memory saved`, detail: `persist/ · ${text('files')}`, tone: 'ok' };
+        case 'run-finish':
+            return { icon: 'fa-flag-checkered', title: t`Finished`, detail: text('reason'), tone: 'ok' };
+        case 'run-fail':
+            return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${text('message')}`, tone: 'error' };
+        case 'run-cancel':
+            return { icon: 'fa-ban', title: t`Stopped`, detail: text('reason'), tone: 'error' };
+        case 'checkpoint-restore':
+            return { icon: 'fa-clock-rotate-left', title: t`Checkpoint restored`, detail: `${text('path')} → v${text('version')}`, tone: 'ok' };
+        default:
+            return { icon: 'fa-circle-info', title: row.eventType ?? '', detail: firstLine(JSON.stringify(p)), tone: 'info' };
+    }
+}
+
+const STATUS_ICONS = { pending: 'fa-clock', running: 'fa-spinner fa-spin', completed: 'fa-check', error: 'fa-triangle-exclamation' } as const;
+
+function faceOf(row: TimelineRow): Face {
+    switch (row.kind) {
+        case 'model': {
+            const tokens = row.usage ? `↑${formatCount(row.usage.input)} ↓${formatCount(row.usage.output)}` : '';
+            const detail =
+                row.status === 'running'
+                    ? t`waiting for the model…`
+                    : firstLine(row.text) || row.toolCalls.map((c) => c.name).join(', ') || (row.reasoning ? t`(reasoning only)` : t`(no text)`);
+            return {
+                icon: row.status === 'running' ? 'fa-spinner fa-spin' : 'fa-comment-dots',
+                title: `${t`Model`} #${row.round}${row.wrapUp ? ` · ${t`last turn`}` : ''}`,
+                detail,
+                tone: row.status === 'running' ? 'busy' : 'info',
+                meta: [formatDuration(row.durationMs), tokens].filter(Boolean).join(' · '),
+                status: callStatusLabel(row.status),
+            };
+        }
+        case 'tool': {
+            const change = row.changes.at(-1);
+            const detail = row.error
+                ? `${row.error.code}: ${row.error.message}`
+                : change
+                  ? `${change.path} · v${change.version}`
+                  : row.status === 'pending'
+                    ? t`waiting to run`
+                    : row.status === 'running'
+                      ? t`running…`
+                      : firstLine(row.summary);
+            return {
+                icon: STATUS_ICONS[row.status],
+                title: row.canonical ?? row.name,
+                detail: row.nestedCount > 0 ? `${detail} · ${t`nested steps:`} ${row.nestedCount}` : detail,
+                tone: row.status === 'error' ? 'error' : row.status === 'completed' ? 'ok' : 'busy',
+                meta: formatDuration(row.durationMs),
+                status: callStatusLabel(row.status),
+            };
+        }
+        case 'file':
+            return { icon: 'fa-file-pen', title: changeTitle(row.change), detail: `${row.change.path} · v${row.change.version}`, tone: 'info', meta: '' };
+        case 'commit':
+            return { icon: 'fa-message', title: t`Committed to chat`, detail: `${row.path} → #${row.messageId} (${row.mode})`, tone: 'ok', meta: '' };
+        case 'note':
+            return { ...noteFace(row), meta: '' };
+    }
+}
+
+/** One timeline row: a one-line summary that opens (Enter, Space, click) into the full step. */
+export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
+    const face = faceOf(row);
+    const expandKey = ctx.keyPrefix + row.key;
+    const open = expandedRows.value.has(expandKey);
+    const status = row.kind === 'tool' ? row.status : row.kind === 'model' ? row.status : undefined;
+    const detailId = `tavern-agent-row-${ctx.model.runId}-${expandKey}`;
+    return (
+        <div
+            class={`tavern-agent__event tavern-agent__event--${face.tone}${open ? ' tavern-agent__event--open' : ''}`}
+            data-event-type={row.eventType}
+            data-kind={row.kind}
+            data-status={status}
+            data-row-key={row.key}
+        >
+            <button
+                type="button"
+                class="tavern-agent__row-toggle"
+                data-row-focus=""
+                aria-expanded={open}
+                aria-controls={open ? detailId : undefined}
+                onClick={() => toggleRow(expandKey)}
+            >
+                <span class={`fa-solid ${face.icon} fa-fw tavern-agent__row-icon`} aria-hidden="true" />
+                <span class="tavern-agent__event-title">{face.title}</span>
+                <span class="tavern-agent__event-detail">{face.detail}</span>
+                {face.meta ? <span class="tavern-agent__event-meta">{face.meta}</span> : null}
+                {face.status ? <span class="tavern-agent__visually-hidden">{face.status}</span> : null}
+            </button>
+            {open ? (
+                <div class="tavern-agent__row-body" id={detailId}>
+                    <RowDetail row={row} ctx={ctx} />
+                </div>
+            ) : null}
+        </div>
+    );
+}

@@ -1,0 +1,110 @@
+import type { TokenUsage } from '../../contract/model';
+
+/**
+ * The rows the timeline draws: projections of journal events. A row object is never changed after it is
+ * handed out; an update replaces it, so a row component can skip rendering when its row is the same object.
+ */
+
+export type CallStatus = 'pending' | 'running' | 'completed' | 'error';
+
+interface RowBase {
+    /** Stable across updates: `m<seq>` model turn, `c<callId>` tool call, `e<seq>` anything else. */
+    key: string;
+    /** The journal event the row shows now (undefined for a call only announced so far). */
+    eventType: string | undefined;
+    /** When the row began (ms since epoch). */
+    at: number;
+}
+
+export interface ModelRow extends RowBase {
+    kind: 'model';
+    round: number;
+    wrapUp: boolean;
+    status: 'running' | 'completed';
+    durationMs: number | null;
+    usage: TokenUsage | null;
+    text: string;
+    reasoning: string;
+    toolCalls: Array<{ id: string; name: string }>;
+    finishReason: string | null;
+    stored: string | null;
+}
+
+/** A workspace change: a write, a patch, the model's plain text, or a restored checkpoint. */
+export interface FileChange {
+    path: string;
+    action: 'replace' | 'append' | 'direct_output' | 'patch' | 'restore';
+    version: number;
+    /** The checkpoint holding the change (its diff), once journaled. */
+    checkpointSeq: number | null;
+    chars: number | null;
+    replacements: number | null;
+}
+
+export interface ToolRow extends RowBase {
+    kind: 'tool';
+    callId: string;
+    name: string;
+    canonical: string | null;
+    status: CallStatus;
+    argsPath: string | null;
+    resultPath: string | null;
+    durationMs: number | null;
+    summary: string;
+    error: { code: string; message: string; hint: string } | null;
+    changes: FileChange[];
+    /** Events of sub-agent tasks this call started (nested timeline), by count; the rows live in the model. */
+    nestedCount: number;
+}
+
+export interface FileRow extends RowBase {
+    kind: 'file';
+    change: FileChange;
+}
+
+export interface CommitRow extends RowBase {
+    kind: 'commit';
+    path: string;
+    mode: 'replace' | 'append';
+    messageId: number;
+    chars: number;
+    reason: string | null;
+}
+
+export type NoteTone = 'info' | 'ok' | 'error';
+
+/** Retries, reminders, wrap-up, memory saved, finish, failure, cancel, and any event type added later. */
+export interface NoteRow extends RowBase {
+    kind: 'note';
+    tone: NoteTone;
+    /** What the note says, from the event payload; labels are chosen (and translated) at render time. */
+    payload: Record<string, unknown>;
+}
+
+export type TimelineRow = ModelRow | ToolRow | FileRow | CommitRow | NoteRow;
+
+export interface RunSummary {
+    runId: string;
+    state: string;
+    generationType: string;
+    profileId: string;
+    chatKey: string | null;
+    chatId: string | null;
+    foreground: boolean;
+    startedAt: number | null;
+    lastAt: number | null;
+    /** Set once the run reached an end state. */
+    endedAt: number | null;
+    tokensIn: number;
+    tokensOut: number;
+    rounds: number;
+    calls: number;
+    failedCalls: number;
+    messageId: number | null;
+    error: { code: string; message: string } | null;
+    /** Files under output/ the run wrote (a draft to commit after a failure). */
+    outputPaths: string[];
+    events: number;
+}
+
+export const END_STATES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'interrupted']);

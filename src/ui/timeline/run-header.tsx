@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'preact/hooks';
+import { t } from '../../host/i18n';
+import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
+import { END_STATES, type RunSummary } from './rows';
+import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, retryRun } from './run-actions';
+import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
+
+const DRAFT_PREFERENCE = ['output/direct_output.md', 'output/main.md'];
+
+/** The draft worth committing after a failure: the model's plain text, the main draft, or any output file. */
+export function draftPath(summary: RunSummary): string | null {
+    return DRAFT_PREFERENCE.find((path) => summary.outputPaths.includes(path)) ?? summary.outputPaths[0] ?? null;
+}
+
+/** Now, once a second while the run goes on (the elapsed time ticks); nothing ticks for an ended run. */
+function useNow(ticking: boolean): number {
+    const [now, setNow] = useState(Date.now());
+    useEffect(() => {
+        if (!ticking) return;
+        setNow(Date.now());
+        const timer = setInterval(() => setNow(Date.now()), 1000);
+        return () => clearInterval(timer);
+    }, [ticking]);
+    return now;
+}
+
+function Stat({ icon, label, value }: { icon: string; label: string; value: string }) {
+    return (
+        <span class="tavern-agent__stat" title={label}>
+            <span class={`fa-solid ${icon} fa-fw`} aria-hidden="true" />
+            <span class="tavern-agent__visually-hidden">{label}: </span>
+            {value}
+        </span>
+    );
+}
+
+export function RunHeader({ summary, source }: { summary: RunSummary; source: RunSource }) {
+    const ended = END_STATES.has(summary.state);
+    const now = useNow(!ended);
+    const elapsed = summary.startedAt === null ? null : (ended ? (summary.endedAt ?? summary.lastAt ?? now) : now) - summary.startedAt;
+    const imported = source === 'imported';
+    const chatOpen = !imported && isRunChatOpen(summary);
+    const draft = draftPath(summary);
+    const canCommitDraft = chatOpen && draft !== null && ['failed', 'cancelled', 'interrupted'].includes(summary.state);
+    const live = latestLiveRun();
+    const otherLive = live !== null && live.model.runId !== summary.runId && liveRunId.value !== null;
+    const messageId = summary.messageId;
+    return (
+        <div class="tavern-agent__run-header">
+            <div class="tavern-agent__run-status">
+                <span class={`tavern-agent__badge tavern-agent__badge--${summary.state}`} role="status">
+                    {stateLabel(summary.state)}
+                </span>
+                {imported ? <span class="tavern-agent__badge">{t`imported, read-only`}</span> : null}
+                <span class="tavern-agent__muted">{generationLabel(summary.generationType)}</span>
+                {summary.profileId ? <code class="tavern-agent__code">{summary.profileId}</code> : null}
+                <span class="tavern-agent__muted" title={summary.runId}>
+                    #{shortId(summary.runId)}
+                </span>
+            </div>
+            <div class="tavern-agent__run-stats">
+                <Stat icon="fa-stopwatch" label={t`Elapsed`} value={formatDuration(elapsed) || '0 ms'} />
+                <Stat icon="fa-arrow-up" label={t`Tokens sent`} value={formatCount(summary.tokensIn)} />
+                <Stat icon="fa-arrow-down" label={t`Tokens received`} value={formatCount(summary.tokensOut)} />
+                <Stat icon="fa-comments" label={t`Model turns`} value={String(summary.rounds)} />
+                <Stat icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
+                {summary.startedAt ? <span class="tavern-agent__muted">{formatTime(summary.startedAt)}</span> : null}
+            </div>
+            {summary.error ? (
+                <p class="tavern-agent__error" role="alert">
+                    {summary.error.message} <code class="tavern-agent__code">{summary.error.code}</code>
+                </p>
+            ) : null}
+            <div class="tavern-agent__toolbar" role="toolbar" aria-label={t`Run actions`}>
+                {otherLive ? (
+                    <button type="button" class="menu_button tavern-agent__button" data-action="show-live" onClick={showLive}>
+                        <span class="fa-solid fa-satellite-dish" aria-hidden="true" /> {t`Back to the live run`}
+                    </button>
+                ) : null}
+                {ended && chatOpen ? (
+                    <button type="button" class="menu_button tavern-agent__button" data-action="retry" onClick={() => void retryRun(summary)}>
+                        <span class="fa-solid fa-rotate-right" aria-hidden="true" /> {t`Retry`}
+                    </button>
+                ) : null}
+                {canCommitDraft ? (
+                    <button
+                        type="button"
+                        class="menu_button tavern-agent__button"
+                        data-action="commit-draft"
+                        title={draft!}
+                        onClick={() => void commitDraftText(summary, draft!)}
+                    >
+                        <span class="fa-solid fa-message" aria-hidden="true" /> {t`Commit this text`}
+                    </button>
+                ) : null}
+                {messageId !== null && !imported ? (
+                    <button type="button" class="menu_button tavern-agent__button" data-action="jump" disabled={!chatOpen} onClick={() => jumpToMessage(summary, messageId)}>
+                        <span class="fa-solid fa-arrow-right" aria-hidden="true" /> {t`Go to the message`} #{messageId}
+                    </button>
+                ) : null}
+                {ended ? (
+                    <button type="button" class="menu_button tavern-agent__button" data-action="export" onClick={() => void exportRunFile(summary.runId)}>
+                        <span class="fa-solid fa-file-export" aria-hidden="true" /> {t`Export`}
+                    </button>
+                ) : null}
+            </div>
+        </div>
+    );
+}

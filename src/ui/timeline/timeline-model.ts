@@ -1,0 +1,303 @@
+import type { EventPayloads } from '../../contract/events';
+import type { JournalEvent, RunRecord } from '../../contract/records';
+import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSummary, type TimelineRow, type ToolRow } from './rows';
+
+type Payload<T extends keyof EventPayloads> = EventPayloads[T];
+
+/** Events that only feed the header (or a row already shown); they get no row of their own. */
+const HEADER_ONLY = new Set(['run-create', 'run-state', 'checkpoint']);
+
+const NOTE_TONES: Record<string, NoteTone> = {
+    'model-retry': 'error',
+    'model-reminder': 'error',
+    'budget-wrap-up': 'error',
+    'run-fail': 'error',
+    'run-cancel': 'error',
+    'run-finish': 'ok',
+    'persist-promote': 'ok',
+    'checkpoint-restore': 'ok',
+};
+
+export function emptySummary(runId: string): RunSummary {
+    return {
+        runId,
+        state: 'created',
+        generationType: '',
+        profileId: '',
+        chatKey: null,
+        chatId: null,
+        foreground: true,
+        startedAt: null,
+        lastAt: null,
+        endedAt: null,
+        tokensIn: 0,
+        tokensOut: 0,
+        rounds: 0,
+        calls: 0,
+        failedCalls: 0,
+        messageId: null,
+        error: null,
+        outputPaths: [],
+        events: 0,
+    };
+}
+
+/**
+ * The timeline of one run, built incrementally from its journal: `apply` costs O(events applied), never
+ * O(run length), so a live run stays cheap however long it gets. Rows are appended or replaced in place
+ * (by index), never re-derived from the whole journal.
+ *
+ * Sub-agent tasks: an event whose payload carries `parentCallId` (the id of the call that started the task,
+ * e.g. `agent.delegate`) goes into a nested timeline under that call, shown inside the call's row.
+ */
+export class TimelineModel {
+    readonly rows: TimelineRow[] = [];
+    summary: RunSummary;
+    /** Bumped on every change; the view re-renders on it. */
+    revision = 0;
+    private readonly positions = new Map<string, number>();
+    private readonly callKeys = new Map<string, string>();
+    private readonly nested = new Map<string, TimelineModel>();
+    private readonly lastSeq = new Map<string, number>();
+    private currentCall: string | null = null;
+    private currentModel: string | null = null;
+    private lastChange: { key: string; path: string; version: number } | null = null;
+
+    constructor(readonly runId: string) {
+        this.summary = emptySummary(runId);
+    }
+
+    apply(events: readonly JournalEvent[]): void {
+        // One copy of the summary per batch (the view compares it by identity), then changed in place.
+        this.summary = { ...this.summary };
+        let changed = false;
+        for (const event of events) changed = this.applyOne(event) || changed;
+        if (changed) this.revision += 1;
+    }
+
+    /** The sequence number of the next event of this run. */
+    get nextSeq(): number {
+        return (this.lastSeq.get(this.runId) ?? -1) + 1;
+    }
+
+    /** The nested timeline of the tasks a call started, if any. */
+    nestedOf(callId: string): TimelineModel | undefined {
+        return this.nested.get(callId);
+    }
+
+    /** The stored record knows what the journal may not (the outcome of a run that failed before its first event). */
+    applyRecord(record: RunRecord): void {
+        const end = END_STATES.has(record.state);
+        this.summary = {
+            ...this.summary,
+            state: record.state,
+            chatKey: record.chatKey,
+            chatId: record.chatId,
+            profileId: record.profileId || this.summary.profileId,
+            generationType: record.generationType || this.summary.generationType,
+            messageId: record.messageId ?? this.summary.messageId,
+            error: record.error ?? this.summary.error,
+            startedAt: this.summary.startedAt ?? record.createdAt,
+            endedAt: end ? (this.summary.endedAt ?? record.updatedAt) : null,
+        };
+        this.revision += 1;
+    }
+
+    applyOutcome(outcome: { state: string; messageId: number | null; error: { code: string; message: string } | null }, at: number): void {
+        this.summary = {
+            ...this.summary,
+            state: outcome.state,
+            messageId: outcome.messageId ?? this.summary.messageId,
+            error: outcome.error ?? this.summary.error,
+            endedAt: END_STATES.has(outcome.state) ? (this.summary.endedAt ?? at) : null,
+        };
+        this.revision += 1;
+    }
+
+    private applyOne(event: JournalEvent): boolean {
+        const last = this.lastSeq.get(event.runId) ?? -1;
+        if (event.seq <= last) return false; // replayed and pushed copies of one event
+        this.lastSeq.set(event.runId, event.seq);
+        const payload = (event.payload ?? {}) as Record<string, unknown>;
+        const parent = typeof payload.parentCallId === 'string' ? payload.parentCallId : null;
+        if (parent && this.callKeys.has(parent)) return this.applyNested(parent, event);
+        if (event.runId !== this.runId) return false; // another run's event, not nested under a call of this one
+
+        const s = this.summary;
+        s.events += 1;
+        s.lastAt = event.at;
+        s.startedAt ??= event.at;
+        switch (event.type) {
+            case 'run-create': {
+                const p = payload as Payload<'run-create'>;
+                Object.assign(s, { chatKey: p.chatKey, chatId: p.chatId, profileId: p.profileId, generationType: p.generationType, foreground: p.foreground });
+                break;
+            }
+            case 'run-state': {
+                const p = payload as Payload<'run-state'>;
+                s.state = p.to;
+                if (END_STATES.has(p.to)) s.endedAt = event.at;
+                break;
+            }
+            case 'model-request': {
+                const p = payload as Payload<'model-request'>;
+                const row: ModelRow = {
+                    kind: 'model', key: `m${event.seq}`, eventType: event.type, at: event.at, round: p.round, wrapUp: p.wrapUp, status: 'running',
+                    durationMs: null, usage: null, text: '', reasoning: '', toolCalls: [], finishReason: null, stored: null,
+                };
+                this.currentModel = row.key;
+                this.push(row);
+                break;
+            }
+            case 'model-response':
+                this.modelAnswered(event, payload as Payload<'model-response'>);
+                break;
+            case 'tool-call-start': {
+                const p = payload as Payload<'tool-call-start'>;
+                const key = this.callKey(p.callId, p.name, event.at, true);
+                this.update<ToolRow>(key, { status: 'running', eventType: event.type, argsPath: p.argsPath, canonical: p.canonical, name: p.name, at: event.at });
+                this.currentCall = p.callId;
+                s.calls += 1;
+                break;
+            }
+            case 'tool-call-complete': {
+                const p = payload as Payload<'tool-call-complete'>;
+                const key = this.callKey(p.callId, p.name, event.at, false);
+                this.update<ToolRow>(key, { status: 'completed', eventType: event.type, durationMs: p.durationMs, summary: p.summary, resultPath: p.resultPath });
+                this.currentCall = null;
+                break;
+            }
+            case 'tool-call-fail': {
+                const p = payload as Payload<'tool-call-fail'>;
+                const key = this.callKey(p.callId, p.name, event.at, false);
+                this.update<ToolRow>(key, {
+                    status: 'error', eventType: event.type, durationMs: p.durationMs, resultPath: p.resultPath,
+                    error: { code: p.code, message: p.message, hint: p.hint },
+                });
+                s.failedCalls += 1;
+                this.currentCall = null;
+                break;
+            }
+            case 'file-write': {
+                const p = payload as Payload<'file-write'>;
+                this.fileChanged(event, { path: p.path, action: p.mode, version: p.version, checkpointSeq: null, chars: p.chars, replacements: null });
+                break;
+            }
+            case 'patch-apply': {
+                const p = payload as Payload<'patch-apply'>;
+                this.fileChanged(event, { path: p.path, action: 'patch', version: p.version, checkpointSeq: null, chars: null, replacements: p.replacements });
+                break;
+            }
+            case 'checkpoint':
+                this.checkpointed(payload as Payload<'checkpoint'>);
+                break;
+            case 'commit': {
+                const p = payload as Payload<'commit'>;
+                s.messageId = p.messageId;
+                this.push({ kind: 'commit', key: `e${event.seq}`, eventType: event.type, at: event.at, path: p.path, mode: p.mode, messageId: p.messageId, chars: p.chars, reason: p.reason });
+                break;
+            }
+            case 'run-fail': {
+                const p = payload as Payload<'run-fail'>;
+                s.error = { code: p.code, message: p.message };
+                this.note(event, payload);
+                break;
+            }
+            case 'run-cancel': {
+                const p = payload as Payload<'run-cancel'>;
+                s.error ??= { code: 'run.cancelled', message: p.reason };
+                this.note(event, payload);
+                break;
+            }
+            default:
+                if (!HEADER_ONLY.has(event.type)) this.note(event, payload);
+        }
+        return true;
+    }
+
+    private modelAnswered(event: JournalEvent, p: Payload<'model-response'>): void {
+        const s = this.summary;
+        s.rounds += 1;
+        s.tokensIn += p.usage?.input ?? 0;
+        s.tokensOut += p.usage?.output ?? 0;
+        const patch: Partial<ModelRow> = {
+            status: 'completed', eventType: event.type, durationMs: p.durationMs, usage: p.usage, text: p.text, reasoning: p.reasoning,
+            toolCalls: p.toolCalls, finishReason: p.finishReason, stored: p.stored,
+        };
+        if (this.currentModel && this.positions.has(this.currentModel)) this.update<ModelRow>(this.currentModel, patch);
+        else this.push({ kind: 'model', key: `m${event.seq}`, at: event.at, round: p.round, wrapUp: false, ...(patch as Omit<ModelRow, 'kind' | 'key' | 'at' | 'round' | 'wrapUp'>) });
+        this.currentModel = null;
+        // The calls the model asked for are listed at once, pending, in the order they will run.
+        for (const call of p.toolCalls) this.callKey(call.id, call.name, event.at, true);
+    }
+
+    /** The row key of a call: an announced call keeps its row; a reused id after the call ended gets a new one. */
+    private callKey(callId: string, name: string, at: number, announce: boolean): string {
+        const existing = this.callKeys.get(callId);
+        const row = existing ? (this.rows[this.positions.get(existing)!] as ToolRow | undefined) : undefined;
+        if (row && (row.status === 'pending' || !announce || (row.status === 'running' && announce))) return existing!;
+        const key = existing ? `c${callId}#${this.rows.length}` : `c${callId}`;
+        this.callKeys.set(callId, key);
+        this.push({
+            kind: 'tool', key, eventType: undefined, at, callId, name, canonical: null, status: 'pending', argsPath: null, resultPath: null,
+            durationMs: null, summary: '', error: null, changes: [], nestedCount: 0,
+        });
+        return key;
+    }
+
+    private fileChanged(event: JournalEvent, change: FileChange): void {
+        if (change.path.startsWith('output/') && !this.summary.outputPaths.includes(change.path)) {
+            this.summary.outputPaths = [...this.summary.outputPaths, change.path];
+        }
+        const callKey = this.currentCall ? this.callKeys.get(this.currentCall) : undefined;
+        if (callKey) {
+            const row = this.rows[this.positions.get(callKey)!] as ToolRow;
+            this.update<ToolRow>(callKey, { changes: [...row.changes, change] });
+            this.lastChange = { key: callKey, path: change.path, version: change.version };
+            return;
+        }
+        const key = `e${event.seq}`;
+        this.push({ kind: 'file', key, eventType: event.type, at: event.at, change });
+        this.lastChange = { key, path: change.path, version: change.version };
+    }
+
+    private checkpointed(p: Payload<'checkpoint'>): void {
+        const last = this.lastChange;
+        if (!last || last.path !== p.path || last.version !== p.version) return; // a commit-time checkpoint: listed with the files
+        const index = this.positions.get(last.key);
+        const row = index === undefined ? undefined : this.rows[index];
+        if (row?.kind === 'tool') {
+            this.update<ToolRow>(last.key, { changes: row.changes.map((c) => (c.path === p.path && c.version === p.version && c.checkpointSeq === null ? { ...c, checkpointSeq: p.seq } : c)) });
+        } else if (row?.kind === 'file') {
+            this.rows[index!] = { ...row, change: { ...row.change, checkpointSeq: p.seq } };
+        }
+        this.lastChange = null;
+    }
+
+    private applyNested(parentCallId: string, event: JournalEvent): boolean {
+        let nested = this.nested.get(parentCallId);
+        if (!nested) {
+            nested = new TimelineModel(event.runId);
+            this.nested.set(parentCallId, nested);
+        }
+        nested.apply([event]);
+        const key = this.callKeys.get(parentCallId)!;
+        this.update<ToolRow>(key, { nestedCount: nested.rows.length });
+        return true;
+    }
+
+    private note(event: JournalEvent, payload: Record<string, unknown>): void {
+        this.push({ kind: 'note', key: `e${event.seq}`, eventType: event.type, at: event.at, tone: NOTE_TONES[event.type] ?? 'info', payload });
+    }
+
+    private push(row: TimelineRow): void {
+        this.positions.set(row.key, this.rows.length);
+        this.rows.push(row);
+    }
+
+    private update<T extends TimelineRow>(key: string, patch: Partial<T>): void {
+        const index = this.positions.get(key);
+        if (index === undefined) return;
+        this.rows[index] = { ...this.rows[index]!, ...patch } as TimelineRow;
+    }
+}
