@@ -1,0 +1,212 @@
+/**
+ * In-page probes, passed to page.evaluate. Keep them free of named inner functions (see
+ * tests/harness/browser.ts: tsx's keepNames would wrap them in a `__name` the page may not have).
+ */
+
+export interface FrameScript {
+    sourceURL: string;
+    duration: number;
+    invoker: string;
+    invokerType: string;
+}
+
+export interface LongFrame {
+    startTime: number;
+    duration: number;
+    blockingDuration: number;
+    scripts: FrameScript[];
+}
+
+export interface FrameProbeResult {
+    longFrames: LongFrame[];
+    longTasks: Array<{ startTime: number; duration: number }>;
+    now: number;
+}
+
+interface FrameProbeState {
+    observers: PerformanceObserver[];
+    longFrames: LongFrame[];
+    longTasks: Array<{ startTime: number; duration: number }>;
+    take(entries: PerformanceEntryList): void;
+}
+
+/** Starts collecting long animation frames (LoAF, > 50 ms, with the scripts that ran) and long tasks. */
+export function installFrameProbe(): number {
+    const g = globalThis as unknown as { __benchFrames?: FrameProbeState };
+    g.__benchFrames?.observers.forEach((o) => o.disconnect());
+    const state: FrameProbeState = { observers: [], longFrames: [], longTasks: [], take: () => undefined };
+    state.take = (entries) => {
+        for (const entry of entries as unknown as Array<PerformanceEntry & { blockingDuration?: number; scripts?: Array<Record<string, unknown>> }>) {
+            if (entry.entryType === 'longtask') {
+                state.longTasks.push({ startTime: entry.startTime, duration: entry.duration });
+                continue;
+            }
+            state.longFrames.push({
+                startTime: entry.startTime,
+                duration: entry.duration,
+                blockingDuration: entry.blockingDuration ?? 0,
+                scripts: (entry.scripts ?? []).map((s) => ({
+                    sourceURL: String(s.sourceURL ?? ''),
+                    duration: Number(s.duration ?? 0),
+                    invoker: String(s.invoker ?? ''),
+                    invokerType: String(s.invokerType ?? ''),
+                })),
+            });
+        }
+    };
+    const frames = new PerformanceObserver((list) => state.take(list.getEntries()));
+    frames.observe({ type: 'long-animation-frame', buffered: false });
+    const tasks = new PerformanceObserver((list) => state.take(list.getEntries()));
+    tasks.observe({ type: 'longtask', buffered: false });
+    state.observers.push(frames, tasks);
+    g.__benchFrames = state;
+    return performance.now();
+}
+
+export function collectFrameProbe(since: number): FrameProbeResult {
+    const state = (globalThis as unknown as { __benchFrames: FrameProbeState }).__benchFrames;
+    for (const observer of state.observers) {
+        state.take(observer.takeRecords());
+        observer.disconnect();
+    }
+    return {
+        longFrames: state.longFrames.filter((f) => f.startTime + f.duration >= since),
+        longTasks: state.longTasks.filter((t) => t.startTime + t.duration >= since),
+        now: performance.now(),
+    };
+}
+
+export interface ReceivedEvent {
+    runId: string;
+    seq: number;
+    type: string;
+    at: number;
+    callId: string | null;
+    /** The tool's name (tool events) and the model round (model events), from the payload. */
+    name: string | null;
+    round: number | null;
+    receivedAt: number;
+}
+
+export interface RowObservation {
+    key: string;
+    type: string | null;
+    mutatedAt: number;
+    paintedAt: number;
+}
+
+export interface LatencyProbeResult {
+    /** Date.now() − performance.now() in the page (worker events are stamped with Date.now()). */
+    clockOffset: number;
+    /** Start times of every animation frame while the probe ran. */
+    frames: number[];
+    received: ReceivedEvent[];
+    observed: RowObservation[];
+}
+
+/**
+ * Watches the journal events reaching the page (the comlink calls of the run's host bridge: `onEvents`)
+ * and the timeline rows they change: a row counts as painted at the first task after the frame in which
+ * it was added or its `data-event-type` changed (MutationObserver → MessageChannel post).
+ */
+export function installLatencyProbe(rootSelector: string): void {
+    const g = globalThis as unknown as {
+        __benchLatency?: { received: ReceivedEvent[]; observed: RowObservation[]; offsets: number[]; frames: number[]; running: boolean; observer: MutationObserver };
+        __benchPortPatched?: boolean;
+    };
+    if (g.__benchLatency) {
+        g.__benchLatency.observer.disconnect();
+        g.__benchLatency.running = false;
+    }
+    const offsets: number[] = [];
+    for (let k = 0; k < 5; k += 1) {
+        // Wait for Date.now() to tick: at the edge it is exact to well under a millisecond.
+        const d0 = Date.now();
+        let d = d0;
+        while (d === d0) d = Date.now();
+        offsets.push(d - performance.now());
+    }
+    const state = { received: [] as ReceivedEvent[], observed: [] as RowObservation[], offsets, frames: [] as number[], running: true, observer: null as unknown as MutationObserver };
+    g.__benchLatency = state;
+    const tick = (time: number) => {
+        if (!state.running) return;
+        state.frames.push(time);
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+
+    if (!g.__benchPortPatched) {
+        g.__benchPortPatched = true;
+        const original = MessagePort.prototype.addEventListener;
+        MessagePort.prototype.addEventListener = function (this: MessagePort, type: string, listener: unknown, options?: unknown) {
+            if (type === 'message' && typeof listener === 'function') {
+                const inner = listener as (event: MessageEvent) => unknown;
+                const wrapped = function (this: unknown, event: MessageEvent) {
+                    const data = event.data as { type?: string; path?: string[]; argumentList?: Array<{ value?: unknown }> } | null;
+                    if (data && data.type === 'APPLY' && Array.isArray(data.path) && data.path[0] === 'onEvents') {
+                        const batch = data.argumentList?.[0]?.value;
+                        const now = performance.now();
+                        const target = (globalThis as unknown as { __benchLatency?: { received: ReceivedEvent[] } }).__benchLatency;
+                        if (Array.isArray(batch) && target) {
+                            for (const e of batch as Array<{ runId: string; seq: number; type: string; at: number; payload: { callId?: string; name?: string; round?: number } }>) {
+                                target.received.push({
+                                    runId: e.runId,
+                                    seq: e.seq,
+                                    type: e.type,
+                                    at: e.at,
+                                    callId: e.payload?.callId ?? null,
+                                    name: e.payload?.name ?? null,
+                                    round: e.payload?.round ?? null,
+                                    receivedAt: now,
+                                });
+                            }
+                        }
+                    }
+                    return inner.call(this, event);
+                };
+                return original.call(this, type, wrapped as EventListener, options as AddEventListenerOptions);
+            }
+            return original.call(this, type, listener as EventListener, options as AddEventListenerOptions);
+        } as typeof MessagePort.prototype.addEventListener;
+    }
+
+    const pending: RowObservation[] = [];
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+        const now = performance.now();
+        for (const o of pending.splice(0)) {
+            o.paintedAt = now;
+            state.observed.push(o);
+        }
+    };
+    const root = document.querySelector(rootSelector) ?? document.body;
+    state.observer = new MutationObserver((records) => {
+        const now = performance.now();
+        const seen = new Set<string>();
+        for (const record of records) {
+            const nodes = record.type === 'attributes' ? [record.target] : Array.from(record.addedNodes);
+            for (const node of nodes) {
+                if (!(node instanceof Element)) continue;
+                const rows = node.matches('[data-row-key]') ? [node] : Array.from(node.querySelectorAll('[data-row-key]'));
+                for (const row of rows) {
+                    const key = row.getAttribute('data-row-key') ?? '';
+                    const type = row.getAttribute('data-event-type');
+                    const id = `${key}|${type}`;
+                    if (seen.has(id)) continue;
+                    seen.add(id);
+                    pending.push({ key, type, mutatedAt: now, paintedAt: 0 });
+                }
+            }
+        }
+        if (pending.length) channel.port2.postMessage(0);
+    });
+    state.observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-event-type'] });
+}
+
+export function collectLatencyProbe(): LatencyProbeResult {
+    const state = (globalThis as unknown as { __benchLatency: { received: ReceivedEvent[]; observed: RowObservation[]; offsets: number[]; frames: number[]; running: boolean; observer: MutationObserver } }).__benchLatency;
+    state.observer.disconnect();
+    state.running = false;
+    const offsets = [...state.offsets].sort((a, b) => a - b);
+    return { clockOffset: offsets[offsets.length >> 1]!, frames: state.frames, received: state.received, observed: state.observed };
+}

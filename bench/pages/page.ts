@@ -1,0 +1,109 @@
+// The page side of the worker figures: starts the bench worker and, for the loop figure, plays the host
+// the way the extension's main thread does (a comlink proxy passed to engine.startRun), only instant:
+// every model reply is built before the run starts, so no model time is in the figure.
+import { proxy, wrap } from 'comlink';
+import { WRITER_PROFILE } from '../../src/contract/profile';
+import type { JournalEvent } from '../../src/contract/records';
+import type { RunInput } from '../../src/contract/run-input';
+import type { HostBridge } from '../../src/contract/wire';
+import type { WorkerBench } from './worker-bench';
+
+const worker = wrap<WorkerBench>(new Worker(new URL('./worker-bench.js', import.meta.url), { type: 'module', name: 'bench' }));
+
+function toolCall(round: number, index: number, name: string, args: unknown) {
+    return { id: `call_${round}_${index}`, type: 'function', function: { name, arguments: JSON.stringify(args) } };
+}
+
+/** OpenAI-shaped replies: `rounds` rounds of one workspace_list_files call, then write + commit + finish. */
+function scriptedReplies(rounds: number): unknown[] {
+    const replies: unknown[] = [];
+    const reply = (round: number, calls: unknown[]) => ({
+        id: `bench-${round}`,
+        object: 'chat.completion',
+        model: 'bench',
+        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: 'tool_calls' }],
+        usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+    });
+    for (let round = 1; round <= rounds; round += 1) replies.push(reply(round, [toolCall(round, 0, 'workspace_list_files', {})]));
+    const last = rounds + 1;
+    replies.push(
+        reply(last, [
+            toolCall(last, 0, 'workspace_write_file', { path: 'output/main.md', content: 'The forest is quiet tonight.' }),
+            toolCall(last, 1, 'workspace_commit', {}),
+            toolCall(last, 2, 'workspace_finish', {}),
+        ]),
+    );
+    return replies;
+}
+
+function runInput(runId: string): RunInput {
+    return {
+        runId,
+        generationType: 'normal',
+        chat: { chatId: 'bench', integrity: 'bench-chat', characterId: '0', groupId: null, characterName: 'Seraphina', userName: 'Tester' },
+        prefix: [
+            { index: 0, role: 'assistant', name: 'Seraphina', text: 'Welcome to the glade.', hidden: false, agentRunId: null },
+            { index: 1, role: 'user', name: 'Tester', text: 'Tell me about the forest.', hidden: false, agentRunId: null },
+        ],
+        prompt: [
+            { role: 'system', content: 'You are Seraphina, a kind healer of the forest.' },
+            { role: 'assistant', content: 'Welcome to the glade.' },
+            { role: 'user', content: 'Tell me about the forest.' },
+        ],
+        worldInfo: { captured: true, entries: [] },
+        profile: { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 500, maxCallsPerRun: 2000 } },
+        source: 'custom',
+        retry: { maxRetries: 0, baseDelayMs: 0 },
+    };
+}
+
+let opened = false;
+
+/** One whole run with `rounds` list-files rounds; wall time on the page, host time (≈ 0) kept apart. */
+async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: number; events: number; state: string }> {
+    if (!opened) {
+        const result = await worker.open(`bench-loop-${crypto.randomUUID()}`);
+        if (!result.ok) throw new Error(result.error.message);
+        opened = true;
+    }
+    const replies = scriptedReplies(rounds);
+    let hostMs = 0;
+    let events = 0;
+    const host: HostBridge = {
+        async requestModel(request) {
+            const started = performance.now();
+            const raw = replies[request.round - 1];
+            hostMs += performance.now() - started;
+            return raw ? { ok: true, raw, durationMs: 0 } : { ok: false, status: 500, message: 'no scripted reply', retryable: false, aborted: false };
+        },
+        async commit() {
+            return { ok: true, value: { messageId: 2 } };
+        },
+        onEvents(batch: JournalEvent[]) {
+            events += batch.length;
+        },
+    };
+    const started = performance.now();
+    const outcome = await worker.startRun(runInput(`bench-${crypto.randomUUID()}`), proxy(host));
+    const wallMs = performance.now() - started;
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    return { wallMs, hostMs, events, state: outcome.value.state };
+}
+
+/** The same scripted run with the host inside the worker: IndexedDB or memory storage, no page traffic. */
+function inWorkerRun(rounds: number, storage: 'idb' | 'memory'): Promise<{ ms: number; storageCalls: number }> {
+    return worker.inWorkerRun(runInput(`bench-${crypto.randomUUID()}`), scriptedReplies(rounds), storage);
+}
+
+const benchPage = {
+    timedRun,
+    inWorkerRun,
+    bareTransactions: (count: number) => worker.bareTransactions(count),
+    checkpoints: (opts: Parameters<WorkerBench['checkpoints']>[0]) => worker.checkpoints(opts),
+    chatSearch: (opts: Parameters<WorkerBench['chatSearch']>[0]) => worker.chatSearch(opts),
+};
+
+export type BenchPage = typeof benchPage;
+
+(globalThis as unknown as { benchPage: BenchPage }).benchPage = benchPage;
+document.body.dataset.ready = 'true';

@@ -1,0 +1,242 @@
+// The worker side of the worker figures (3, 4, 5), bundled by bench/lib/worker-page.ts and run as a module
+// Worker in headless Chromium. It exposes the real engine (the same createEngine the extension's worker
+// exposes) plus the pieces the other figures drive directly.
+import '../../src/contract/zod-setup';
+import { expose } from 'comlink';
+import { createEngine } from '../../src/engine/engine';
+import { Journal } from '../../src/engine/journal';
+import { openTavernAgentDb } from '../../src/store/db';
+import { createIdbRunStorage } from '../../src/store/idb-run-storage';
+import { chatSearchTool } from '../../src/tools/chat/search';
+import type { ToolContext } from '../../src/tools/tool';
+import { rebuildCheckpoint } from '../../src/workspace/checkpoints';
+import { DEFAULT_ROOT_POLICY } from '../../src/workspace/roots';
+import { Workspace } from '../../src/workspace/workspace';
+import type { PrefixMessage, RunInput } from '../../src/contract/run-input';
+import type { HostBridge } from '../../src/contract/wire';
+import { runAgent } from '../../src/engine/run';
+import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
+import { ALL_TOOLS } from '../../src/tools/registry';
+import { prng, prose } from './text';
+
+function utf8Bytes(text: string | null): number {
+    return text === null ? 0 : new TextEncoder().encode(text).length;
+}
+
+function medianOf(values: number[]): number {
+    const s = [...values].sort((a, b) => a - b);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** One bare readwrite transaction: put one small record, wait for complete. Raw IndexedDB, no wrapper. */
+async function bareTransactions(count: number): Promise<number[]> {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(`bench-bare-${crypto.randomUUID()}`, 1);
+        request.onupgradeneeded = () => request.result.createObjectStore('records', { keyPath: 'id' });
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+    });
+    const samples: number[] = [];
+    for (let i = 0; i < count; i += 1) {
+        const started = performance.now();
+        await new Promise<void>((resolve, reject) => {
+            const tx = db.transaction('records', 'readwrite');
+            tx.objectStore('records').put({ id: i, at: Date.now(), type: 'bench', payload: { i } });
+            tx.oncomplete = () => resolve();
+            tx.onerror = () => reject(tx.error);
+        });
+        samples.push(performance.now() - started);
+    }
+    db.close();
+    return samples;
+}
+
+/**
+ * 200 patches to a 50 KB file through the real Workspace (journal + checkpoints on IndexedDB), then the
+ * stored checkpoint bytes beside one full copy per checkpoint, and rebuild times read back from storage.
+ */
+async function checkpoints(opts: { fileChars: number; patches: number; rebuildRepeats: number }) {
+    const db = await openTavernAgentDb(`bench-checkpoints-${crypto.randomUUID()}`);
+    const storage = createIdbRunStorage(db);
+    const runId = 'bench-checkpoints';
+    const journal = new Journal(runId, storage, () => undefined);
+    const workspace = new Workspace(runId, DEFAULT_ROOT_POLICY, storage, journal);
+    const random = prng(42);
+    const path = 'output/main.md';
+    let text = prose(random, opts.fileChars);
+    const versions: string[] = [text];
+    await workspace.write(path, text, 'replace');
+    const patchStarted = performance.now();
+    for (let i = 0; i < opts.patches; i += 1) {
+        // A small edit somewhere in the file: replace one sentence-sized span with new words.
+        const at = Math.floor(random() * (text.length - 120));
+        const replaced = text.slice(at, at + 40 + Math.floor(random() * 60));
+        text = text.slice(0, at) + prose(random, replaced.length + Math.floor(random() * 20) - 10) + text.slice(at + replaced.length);
+        versions.push(text);
+        await workspace.patch(path, text, 1);
+    }
+    const patchMs = performance.now() - patchStarted;
+    const stored = await storage.listCheckpoints(runId, path);
+    stored.sort((a, b) => a.seq - b.seq);
+    const storedBytes = stored.reduce((sum, c) => sum + utf8Bytes(c.delta) + utf8Bytes(c.full), 0);
+    const fullCopyBytes = versions.reduce((sum, v) => sum + utf8Bytes(v), 0);
+    const fullCopies = stored.filter((c) => c.full !== null).length;
+
+    // Rebuild = what the timeline does: read the path's checkpoints from IndexedDB, then rebuild one.
+    async function timeRebuild(seq: number, expected: string): Promise<number[]> {
+        const samples: number[] = [];
+        for (let i = 0; i < opts.rebuildRepeats; i += 1) {
+            const started = performance.now();
+            const chain = await storage.listCheckpoints(runId, path);
+            const rebuilt = rebuildCheckpoint(chain, seq);
+            samples.push(performance.now() - started);
+            if (rebuilt !== expected) throw new Error(`checkpoint ${seq} rebuilt wrong`);
+        }
+        return samples;
+    }
+    const oldest = stored[0]!;
+    // The longest delta chain: the checkpoint just before the next full copy.
+    let worstIndex = 0;
+    let chain = 0;
+    let longest = -1;
+    stored.forEach((c, index) => {
+        chain = c.full !== null ? 0 : chain + 1;
+        if (chain > longest) {
+            longest = chain;
+            worstIndex = index;
+        }
+    });
+    const oldestSamples = await timeRebuild(oldest.seq, versions[0]!);
+    const worstSamples = await timeRebuild(stored[worstIndex]!.seq, versions[worstIndex]!);
+    db.close();
+    return {
+        fileBytes: utf8Bytes(versions[0]!),
+        checkpoints: stored.length,
+        fullCopies,
+        storedBytes,
+        fullCopyBytes,
+        patchMs,
+        oldestRebuildMs: medianOf(oldestSamples),
+        oldestSamples,
+        worstChainLength: longest,
+        worstRebuildMs: medianOf(worstSamples),
+        worstSamples,
+    };
+}
+
+/** A 10,000-message chat of about 10 MB, built in the worker (as the run's frozen prefix would be). */
+function buildPrefix(messages: number, charsPerMessage: number): PrefixMessage[] {
+    const random = prng(7);
+    const prefix: PrefixMessage[] = [];
+    for (let index = 0; index < messages; index += 1) {
+        const user = index % 2 === 1;
+        let text = prose(random, charsPerMessage);
+        // A few rare words, so some queries have few hits.
+        if (index % 997 === 0) text = `${text.slice(0, 200)} the obsidian xylophone ${text.slice(200)}`;
+        prefix.push({ index, role: user ? 'user' : 'assistant', name: user ? 'Tester' : 'Seraphina', text, hidden: false, agentRunId: null });
+    }
+    return prefix;
+}
+
+async function chatSearch(opts: { messages: number; charsPerMessage: number; queries: string[]; repeats: number }) {
+    const prefix = buildPrefix(opts.messages, opts.charsPerMessage);
+    const totalChars = prefix.reduce((sum, m) => sum + m.text.length, 0);
+    const context = { input: { prefix } as unknown as RunInput } as ToolContext;
+    const run = (query: string) => chatSearchTool.execute({ query, limit: 20 } as never, context);
+
+    // The first search of a run lowercases the messages it scans (once per snapshot).
+    const coldStarted = performance.now();
+    const cold = await run(opts.queries[0]!);
+    const coldMs = performance.now() - coldStarted;
+    if (!cold.ok) throw new Error('chat.search failed');
+
+    // Baselines: a plain scan, lowercasing every message on each search (what a naive tool does), and
+    // the tightest possible one: indexOf over text lowercased once in advance.
+    const lowered = prefix.map((m) => m.text.toLowerCase());
+    const naive = (query: string) => {
+        const q = query.toLowerCase();
+        const hits: number[] = [];
+        for (let i = 0; i < prefix.length; i += 1) if (prefix[i]!.text.toLowerCase().indexOf(q) !== -1) hits.push(i);
+        return hits.length;
+    };
+    const preLowered = (query: string) => {
+        const q = query.toLowerCase();
+        const hits: number[] = [];
+        for (let i = 0; i < lowered.length; i += 1) if (lowered[i]!.indexOf(q) !== -1) hits.push(i);
+        return hits.length;
+    };
+
+    const perQuery: Array<{ query: string; tool: number[]; naive: number[]; preLowered: number[]; hits: unknown }> = [];
+    for (const query of opts.queries) {
+        const entry = { query, tool: [] as number[], naive: [] as number[], preLowered: [] as number[], hits: null as unknown };
+        for (let i = 0; i < opts.repeats; i += 1) {
+            // Interleaved, so a slow moment of the shared machine hits all three alike.
+            let started = performance.now();
+            const outcome = await run(query);
+            entry.tool.push(performance.now() - started);
+            if (outcome.ok) entry.hits = outcome.result.details?.hits;
+            started = performance.now();
+            naive(query);
+            entry.naive.push(performance.now() - started);
+            started = performance.now();
+            preLowered(query);
+            entry.preLowered.push(performance.now() - started);
+        }
+        perQuery.push(entry);
+    }
+    return { messages: prefix.length, totalChars, coldMs, perQuery };
+}
+
+/**
+ * The same run as the page's timedRun, with the host inside the worker (no comlink) and the storage either
+ * IndexedDB or memory: the differences split the loop's time into CPU, IndexedDB and worker↔page traffic.
+ */
+async function inWorkerRun(input: RunInput, replies: unknown[], storageKind: 'idb' | 'memory'): Promise<{ ms: number; storageCalls: number }> {
+    let inner: RunStorage;
+    let close = () => undefined as void;
+    if (storageKind === 'idb') {
+        const db = await openTavernAgentDb(`bench-inworker-${crypto.randomUUID()}`);
+        inner = createIdbRunStorage(db);
+        close = () => db.close();
+    } else {
+        inner = createMemoryRunStorage();
+    }
+    // Every storage call is one IndexedDB transaction: count them.
+    let storageCalls = 0;
+    const storage = new Proxy(inner, {
+        get(target, key, receiver) {
+            const value = Reflect.get(target, key, receiver);
+            return typeof value === 'function' ? (...args: unknown[]) => ((storageCalls += 1), value.apply(target, args)) : value;
+        },
+    });
+    const host: HostBridge = {
+        async requestModel(request) {
+            return { ok: true, raw: replies[request.round - 1], durationMs: 0 };
+        },
+        async commit() {
+            return { ok: true, value: { messageId: 2 } };
+        },
+        onEvents() {},
+    };
+    const started = performance.now();
+    const outcome = await runAgent(input, { storage, host, tools: ALL_TOOLS, sink: () => undefined, signal: new AbortController().signal });
+    const elapsed = performance.now() - started;
+    close();
+    if (outcome.state !== 'completed') throw new Error(`in-worker run ${outcome.state}: ${outcome.error?.message}`);
+    return { ms: elapsed, storageCalls };
+}
+
+const engine = createEngine();
+
+export const workerBench = {
+    ...engine,
+    bareTransactions,
+    inWorkerRun,
+    checkpoints,
+    chatSearch,
+};
+
+export type WorkerBench = typeof workerBench;
+
+expose(workerBench);

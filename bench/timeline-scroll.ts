@@ -1,0 +1,155 @@
+// 7. A 5,000-event run in the timeline: time to open it, and frame times while scrolling through it.
+import type { Page } from 'playwright-core';
+import { openAgentPage } from './lib/agent-page';
+import { collectFrameProbe, installFrameProbe } from './lib/probes';
+import type { Benchmark, Figure } from './lib/report';
+import { max, median, percentile } from './lib/stats';
+import { syntheticRunExport } from './lib/synthetic-run';
+import { LINKED_FOLDER } from '../tests/harness/tavern';
+
+const EVENTS = 5_000;
+const OPENS = 5;
+const SCROLL_STEP_PX = 400;
+const MAX_SCROLL_FRAMES = 400;
+const EXTENSION_PATH = `/scripts/extensions/third-party/${LINKED_FOLDER}/`;
+
+/** Imports a run export through the timeline's own "Import a run" input; returns the new run's id. */
+async function importRun(page: Page, name: string, text: string): Promise<string> {
+    const before = await page.evaluate(() => Array.from(document.querySelectorAll('[data-history-run]')).map((e) => e.getAttribute('data-history-run')));
+    await page.setInputFiles('#tavern_agent_run_import', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    const handle = await page.waitForFunction(
+        (known) => Array.from(document.querySelectorAll('[data-history-run]')).map((e) => e.getAttribute('data-history-run')).find((id) => id && !known.includes(id)) ?? null,
+        before,
+        { timeout: 60_000 },
+    );
+    return (await handle.jsonValue()) as string;
+}
+
+/** Click on the run in the history → its first rows painted (the first task after that frame). */
+async function timeOpen(page: Page, runId: string): Promise<number> {
+    return page.evaluate(
+        (id) =>
+            new Promise<number>((resolve, reject) => {
+                const button = document.querySelector(`[data-history-run="${id}"] .tavern-agent__history-open`) as HTMLElement | null;
+                if (!button) return reject(new Error(`no history entry for ${id}`));
+                const root = document.getElementById('tavern_agent_panel_root')!;
+                const timer = setTimeout(() => reject(new Error(`run ${id} did not open`)), 60_000);
+                const channel = new MessageChannel();
+                let start = 0;
+                channel.port1.onmessage = () => {
+                    clearTimeout(timer);
+                    resolve(performance.now() - start);
+                };
+                const shown = () => Boolean(root.querySelector(`.tavern-agent__run[data-run-id="${id}"] [data-row-key]`));
+                const observer = new MutationObserver(() => {
+                    if (!shown()) return;
+                    observer.disconnect();
+                    channel.port2.postMessage(0);
+                });
+                observer.observe(root, { subtree: true, childList: true, attributes: true });
+                start = performance.now();
+                button.click();
+            }),
+        runId,
+    );
+}
+
+/** Scrolls the timeline from top to bottom, SCROLL_STEP_PX per frame; returns the frame intervals. */
+async function scrollThrough(page: Page): Promise<{ intervals: number[]; frames: number; scrolledPx: number; rowsDrawn: number }> {
+    return page.evaluate(
+        ({ step, limit }) =>
+            new Promise((resolve) => {
+                const scroller = document.querySelector('#tavern_agent_panel_root .tavern-agent__timeline-scroll') as HTMLElement;
+                scroller.scrollTop = 0;
+                const intervals: number[] = [];
+                const keys = new Set<string>();
+                let last = 0;
+                let frames = 0;
+                const tick = (now: number) => {
+                    if (last) intervals.push(now - last);
+                    last = now;
+                    for (const row of scroller.querySelectorAll('[data-row-key]')) keys.add(row.getAttribute('data-row-key')!);
+                    const bottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1;
+                    if (bottom || frames >= limit) {
+                        resolve({ intervals, frames, scrolledPx: scroller.scrollTop, rowsDrawn: keys.size });
+                        return;
+                    }
+                    frames += 1;
+                    scroller.scrollTop += step;
+                    requestAnimationFrame(tick);
+                };
+                requestAnimationFrame(tick);
+            }),
+        { step: SCROLL_STEP_PX, limit: MAX_SCROLL_FRAMES },
+    );
+}
+
+export const timelineScroll: Benchmark = {
+    name: 'timeline-scroll',
+    title: '7 Timeline with 5,000 events',
+    async run({ shared, log }) {
+        const tavern = await shared.tavern();
+        const { page, close } = await openAgentPage(tavern);
+        try {
+            const ready = await page.evaluate(() => Boolean(document.getElementById('tavern_agent_run_import')));
+            if (!ready) return { figures: [], details: {}, notes: [], skipped: 'the timeline has no run import (#tavern_agent_run_import) to load a 5,000-event run with yet' };
+            const big = syntheticRunExport(EVENTS, 'bench-long-run');
+            const small = syntheticRunExport(40, 'bench-short-run');
+            await page.evaluate(() => {
+                const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;
+                if (details) details.open = true;
+            });
+            const bigId = await importRun(page, 'long-run.json', big.text);
+            const smallId = await importRun(page, 'short-run.json', small.text);
+            const opens: number[] = [];
+            for (let i = 0; i < OPENS; i += 1) {
+                await timeOpen(page, smallId);
+                await page.waitForTimeout(150);
+                opens.push(await timeOpen(page, bigId));
+                await page.waitForTimeout(150);
+                log(`  open ${i + 1}/${OPENS}: ${opens.at(-1)!.toFixed(0)} ms`);
+            }
+            // Let the first heights settle, then scroll from the top to the end.
+            await page.waitForTimeout(300);
+            const since = await page.evaluate(installFrameProbe);
+            const scroll = await scrollThrough(page);
+            await page.waitForTimeout(300);
+            const frames = await page.evaluate(collectFrameProbe, since);
+            const longWithExtension = frames.longFrames.filter((f) => f.scripts.some((s) => s.sourceURL.includes(EXTENSION_PATH)));
+            const worst = max(scroll.intervals);
+            const over50 = scroll.intervals.filter((ms) => ms > 50).length;
+            log(`  scroll: ${scroll.frames} frames, worst ${worst.toFixed(1)} ms, ${over50} over 50 ms`);
+            const figures: Figure[] = [
+                {
+                    id: 'timeline.open',
+                    label: `Open a ${big.events.toLocaleString('en-US')}-event run (${big.rows.toLocaleString('en-US')} rows), median`,
+                    value: median(opens),
+                    unit: 'ms',
+                    target: '≤ 200 ms',
+                    met: median(opens) <= 200,
+                },
+                { id: 'timeline.open.max', label: `… slowest of ${OPENS} opens`, value: max(opens), unit: 'ms' },
+                {
+                    id: 'timeline.scroll.worst',
+                    label: `Scrolling it end to end: worst frame (${scroll.frames} frames)`,
+                    value: worst,
+                    unit: 'ms',
+                    target: 'no frame > 50 ms',
+                    met: over50 === 0,
+                },
+                { id: 'timeline.scroll.p95', label: '… p95 frame', value: percentile(scroll.intervals, 95), unit: 'ms' },
+                { id: 'timeline.scroll.over50', label: '… frames over 50 ms (of them with extension code)', value: over50, unit: `(${longWithExtension.length})` },
+            ];
+            return {
+                figures,
+                details: { events: big.events, rows: big.rows, opens, scroll, longFrames: frames.longFrames },
+                notes: [
+                    `A synthetic run export of ${big.events} events (per round a model call and three tool calls, one a write with its file-write and checkpoint events; payloads typed by the contract) imported through the timeline's "Import a run" input, then opened from the history: click → first rows painted (the first task after that frame), ${OPENS} times alternating with a 40-event run; the open includes reading the run from IndexedDB through the worker.`,
+                    `Scrolling: the timeline's scroller moved ${SCROLL_STEP_PX} px per animation frame from the top to the end (${Math.round(scroll.scrolledPx)} px, ${scroll.rowsDrawn} distinct rows drawn); frame time = the interval between requestAnimationFrame callbacks.`,
+                ],
+            };
+        } finally {
+            await close();
+        }
+    },
+};
