@@ -28,6 +28,7 @@ function parseArguments(text: string): { ok: true; value: unknown } | { ok: fals
  */
 export class Dispatcher {
     private readonly byName = new Map<string, ToolDefinition>();
+    private readonly wireToolsCache = new Map<boolean, WireTool[]>();
 
     constructor(
         private readonly registry: readonly ToolDefinition[],
@@ -50,11 +51,17 @@ export class Dispatcher {
         return this.registry.filter((tool) => isToolAllowed(this.profile, tool.name) && (!wrapUp || WRAP_UP_TOOLS.has(tool.name)));
     }
 
+    /** The provider tool list; built once per run and phase (zod's JSON Schema conversion is not free). */
     wireTools(wrapUp: boolean): WireTool[] {
-        return this.visibleTools(wrapUp).map((tool) => ({
-            type: 'function',
-            function: { name: tool.alias, description: tool.description, parameters: toProviderSchema(tool.args) },
-        }));
+        let tools = this.wireToolsCache.get(wrapUp);
+        if (!tools) {
+            tools = this.visibleTools(wrapUp).map((tool) => ({
+                type: 'function',
+                function: { name: tool.alias, description: tool.description, parameters: toProviderSchema(tool.args) },
+            }));
+            this.wireToolsCache.set(wrapUp, tools);
+        }
+        return tools;
     }
 
     async dispatch(call: ToolCall, context: ToolContext, wrapUp: boolean): Promise<Dispatched> {

@@ -1,7 +1,7 @@
 import type { EventPayloads, EventType } from '../contract/events';
 import { RunFailure } from '../contract/errors';
 import { RECORD_VERSION, type JournalEvent } from '../contract/records';
-import type { RunStorage } from '../store/run-storage';
+import type { EventAttachments, RunStorage } from '../store/run-storage';
 
 export type EventSink = (event: JournalEvent) => void;
 
@@ -35,10 +35,11 @@ export class Journal {
         return this.seq;
     }
 
-    async append<T extends EventType>(type: T, payload: EventPayloads[T]): Promise<JournalEvent> {
+    /** Stores the event (with the records it describes, in one transaction), then pushes it. */
+    async append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent> {
         const event: JournalEvent = { v: RECORD_VERSION, runId: this.runId, seq: this.seq, at: this.now(), type, payload };
         try {
-            await this.storage.appendEvent(event);
+            await this.storage.appendEvent(event, attachments);
         } catch (error) {
             throw storageFailure(error);
         }

@@ -183,18 +183,21 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
                 const started = now();
                 const argsPath = `tool-args/${call.id}.json`;
                 const resultPath = `tool-results/${call.id}.json`;
-                await workspace.writeHidden(argsPath, call.argumentsText);
                 const probe = dispatcher.resolveName(call.name);
-                await journal.append('tool-call-start', { callId: call.id, name: call.name, canonical: probe, argsPath });
+                await journal.append(
+                    'tool-call-start',
+                    { callId: call.id, name: call.name, canonical: probe, argsPath },
+                    { files: [workspace.record(argsPath, call.argumentsText, 0)] },
+                );
                 const dispatched = await dispatcher.dispatch(call, { input, workspace, run: controls, signal }, wrapUp !== null);
                 const durationMs = now() - started;
                 const content = toolResultText(dispatched.outcome);
-                await workspace.writeHidden(resultPath, JSON.stringify(dispatched.outcome));
+                const resultFile = { files: [workspace.record(resultPath, JSON.stringify(dispatched.outcome), 0)] };
                 if (dispatched.outcome.ok) {
-                    await journal.append('tool-call-complete', { callId: call.id, name: call.name, durationMs, summary: content.slice(0, 200), resultPath });
+                    await journal.append('tool-call-complete', { callId: call.id, name: call.name, durationMs, summary: content.slice(0, 200), resultPath }, resultFile);
                 } else {
                     const { code, message, hint } = dispatched.outcome.error;
-                    await journal.append('tool-call-fail', { callId: call.id, name: call.name, durationMs, code, message, hint, resultPath });
+                    await journal.append('tool-call-fail', { callId: call.id, name: call.name, durationMs, code, message, hint, resultPath }, resultFile);
                 }
                 messages.push({ role: 'tool', tool_call_id: call.id, content });
             }
@@ -233,9 +236,11 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
                 throw new RunFailure('model.request_failed', `The model request failed: ${reply.message}`, `HTTP ${reply.status ?? '-'}`);
             }
             const stored = `model-responses/round-${pad(round)}.json`;
-            await workspace.writeHidden(stored, JSON.stringify(reply.raw));
+            const responseFile = { files: [workspace.record(stored, JSON.stringify(reply.raw), 0)] };
             const decoded = decodeModelResponse(reply.raw, { round, source: input.source });
             if (!decoded.ok) {
+                // Keep what the model sent, for the timeline, before the run fails on it.
+                await workspace.writeHidden(stored, responseFile.files[0]!.content);
                 throw new RunFailure('model.malformed_response', 'The model\'s response could not be read.', decoded.message);
             }
             const turn = decoded.turn;
@@ -248,7 +253,7 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
                 toolCalls: turn.toolCalls.map((c) => ({ id: c.id, name: c.name })),
                 finishReason: turn.finishReason,
                 stored,
-            });
+            }, responseFile);
             return turn;
         }
     } catch (error) {

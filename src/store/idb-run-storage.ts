@@ -8,7 +8,19 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
         getRun: (runId) => db.get('runs', runId),
         listRuns: (chatKey) => db.getAllFromIndex('runs', 'byChat', chatKey),
         listAllRuns: () => db.getAll('runs'),
-        async appendEvent(event) { await db.add('events', event); },
+        async appendEvent(event, attachments) {
+            const files = attachments?.files ?? [];
+            const checkpoints = attachments?.checkpoints ?? [];
+            if (files.length === 0 && checkpoints.length === 0) {
+                await db.add('events', event);
+                return;
+            }
+            const tx = db.transaction(['events', 'files', 'checkpoints'], 'readwrite');
+            const writes: Array<Promise<unknown>> = [tx.objectStore('events').add(event)];
+            for (const file of files) writes.push(tx.objectStore('files').put(file));
+            for (const checkpoint of checkpoints) writes.push(tx.objectStore('checkpoints').put(checkpoint));
+            await Promise.all([...writes, tx.done]);
+        },
         listEvents: (runId, fromSeq = 0) => db.getAll('events', IDBKeyRange.bound([runId, fromSeq], [runId, Number.MAX_SAFE_INTEGER])),
         async putFile(file) { await db.put('files', file); },
         listFiles: (runId) => db.getAll('files', IDBKeyRange.bound([runId, ''], [runId, '\uffff'])),

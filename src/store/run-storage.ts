@@ -1,5 +1,10 @@
 import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
 
+export interface EventAttachments {
+    files?: WorkspaceFile[];
+    checkpoints?: CheckpointRecord[];
+}
+
 /**
  * Everything a run stores, as one narrow interface: IndexedDB in the product (idb-run-storage.ts), memory
  * in unit tests. Every method rejects on failure; the run turns that into `store.write_failed`.
@@ -9,7 +14,11 @@ export interface RunStorage {
     getRun(runId: string): Promise<RunRecord | undefined>;
     listRuns(chatKey: string): Promise<RunRecord[]>;
     listAllRuns(): Promise<RunRecord[]>;
-    appendEvent(event: JournalEvent): Promise<void>;
+    /**
+     * Appends a journal event, and stores `with` (the files and checkpoints the event records) in the same
+     * transaction: a step and its data land together or not at all, in one write instead of several.
+     */
+    appendEvent(event: JournalEvent, with_?: EventAttachments): Promise<void>;
     listEvents(runId: string, fromSeq?: number): Promise<JournalEvent[]>;
     putFile(file: WorkspaceFile): Promise<void>;
     listFiles(runId: string): Promise<WorkspaceFile[]>;
@@ -36,7 +45,11 @@ export function createMemoryRunStorage(): RunStorage {
         async getRun(runId) { const run = runs.get(runId); return run && clone(run); },
         async listRuns(chatKey) { return [...runs.values()].filter((run) => run.chatKey === chatKey).map(clone); },
         async listAllRuns() { return [...runs.values()].map(clone); },
-        async appendEvent(event) { events.push(clone(event)); },
+        async appendEvent(event, attachments) {
+            events.push(clone(event));
+            for (const file of attachments?.files ?? []) files.set(`${file.runId}\0${file.path}`, clone(file));
+            checkpoints.push(...(attachments?.checkpoints ?? []).map(clone));
+        },
         async listEvents(runId, fromSeq = 0) { return events.filter((e) => e.runId === runId && e.seq >= fromSeq).map(clone); },
         async putFile(file) { files.set(`${file.runId}\0${file.path}`, clone(file)); },
         async listFiles(runId) { return [...files.values()].filter((f) => f.runId === runId).map(clone); },

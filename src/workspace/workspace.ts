@@ -1,4 +1,4 @@
-import { RECORD_VERSION } from '../contract/records';
+import { RECORD_VERSION, type WorkspaceFile } from '../contract/records';
 import type { Journal } from '../engine/journal';
 import { storageFailure } from '../engine/journal';
 import type { RunStorage } from '../store/run-storage';
@@ -71,8 +71,9 @@ export class Workspace {
     async write(path: string, content: string, kind: WriteKind): Promise<FileEntry> {
         const previous = this.files.get(path);
         const next = kind === 'append' && previous ? previous.content + content : content;
-        const entry = await this.commitVersion(path, previous, next);
-        await this.journal.append('file-write', { path, mode: kind, version: entry.version, chars: next.length });
+        const entry = { content: next, version: (previous?.version ?? 0) + 1 };
+        await this.journal.append('file-write', { path, mode: kind, version: entry.version, chars: next.length }, { files: [this.record(path, next, entry.version)] });
+        this.files.set(path, entry);
         await this.checkpoint(path, previous?.content ?? null, entry);
         // What the agent wrote in full it has, in effect, read in full.
         if (kind !== 'append' || !previous) this.readState.recordFull(path, entry.version);
@@ -81,8 +82,9 @@ export class Workspace {
 
     async patch(path: string, next: string, replacements: number): Promise<FileEntry> {
         const previous = this.files.get(path);
-        const entry = await this.commitVersion(path, previous, next);
-        await this.journal.append('patch-apply', { path, replacements, version: entry.version });
+        const entry = { content: next, version: (previous?.version ?? 0) + 1 };
+        await this.journal.append('patch-apply', { path, replacements, version: entry.version }, { files: [this.record(path, next, entry.version)] });
+        this.files.set(path, entry);
         await this.checkpoint(path, previous?.content ?? null, entry);
         this.readState.recordFull(path, entry.version);
         return entry;
@@ -93,11 +95,9 @@ export class Workspace {
         await this.store(path, content, 0);
     }
 
-    private async commitVersion(path: string, previous: FileEntry | undefined, content: string): Promise<FileEntry> {
-        const entry = { content, version: (previous?.version ?? 0) + 1 };
-        await this.store(path, content, entry.version);
-        this.files.set(path, entry);
-        return entry;
+    /** The stored form of a file version, to travel with the journal event that records it. */
+    record(path: string, content: string, version: number): WorkspaceFile {
+        return { v: RECORD_VERSION, runId: this.runId, path, content, version, updatedAt: this.now() };
     }
 
     private async store(path: string, content: string, version: number): Promise<void> {
@@ -113,12 +113,7 @@ export class Workspace {
         this.checkpointsPerPath.set(path, indexForPath + 1);
         const seq = this.checkpointSeq++;
         const record = makeCheckpoint({ runId: this.runId, seq, path, previous, next: entry.content, indexForPath, at: this.now() });
-        try {
-            await this.storage.putCheckpoint(record);
-        } catch (error) {
-            throw storageFailure(error);
-        }
-        await this.journal.append('checkpoint', { seq, path, version: entry.version, full: record.full !== null });
+        await this.journal.append('checkpoint', { seq, path, version: entry.version, full: record.full !== null }, { checkpoints: [record] });
     }
 
     /** Marks a checkpoint of the current text (at commit), so the committed version can always be rebuilt. */

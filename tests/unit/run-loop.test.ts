@@ -456,10 +456,10 @@ describe('runAgent: failures', () => {
         return {
             ...inner,
             inner,
-            async appendEvent(event) {
+            async appendEvent(event, attachments) {
                 if (event.type === fromType) broken = true;
                 if (broken) throw error();
-                return inner.appendEvent(event);
+                return inner.appendEvent(event, attachments);
             },
         };
     }
