@@ -7,7 +7,6 @@ import { activeRun } from './run-controller';
 import { currentIdentity } from './snapshot';
 import { getEngine } from './worker-client';
 
-
 /**
  * "Commit this text": puts a file of an ended run (a failed run's draft, the model's plain text in
  * output/direct_output.md) into the run's own chat as a new reply, through the same path as a run's

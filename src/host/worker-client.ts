@@ -16,10 +16,6 @@ export function getEngine(): Promise<Remote<EngineApi>> {
     return engine;
 }
 
-export function isEngineStarted(): boolean {
-    return engine !== null;
-}
-
 async function startEngine(): Promise<Remote<EngineApi>> {
     const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'tavern-agent' });
     const remote = wrap<EngineApi>(worker);

@@ -13,8 +13,6 @@ export interface TavernAgentDb extends DBSchema {
     persistStates: { key: string; value: PersistState };
 }
 
-export type StoreName = 'runs' | 'events' | 'files' | 'checkpoints' | 'persistStates';
-
 /**
  * All SillyTavern users of one server share the browser origin, so each user gets a database of their own.
  * The handle is encoded so that no handle can name another user's database.
