@@ -5,7 +5,7 @@ import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor'
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
 import { stContext } from './host/st-context';
-import { t } from './host/i18n';
+import { t } from './i18n/t';
 import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-controller';
 import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';

@@ -54,6 +54,7 @@ function runInput(runId: string): RunInput {
         profile: { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 500, maxCallsPerRun: 2000 } },
         source: 'custom',
         retry: { maxRetries: 0, baseDelayMs: 0 },
+        skills: [],
     };
 }
 

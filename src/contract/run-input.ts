@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ProfileSchema } from './profile';
+import { RunSkillSchema } from './skills';
 
 export const GenerationTypeSchema = z.enum(['normal', 'regenerate', 'swipe']);
 export type GenerationType = z.infer<typeof GenerationTypeSchema>;
@@ -58,6 +59,8 @@ export const RunInputSchema = z.object({
     /** The chat completion source, so responses decode by provider. */
     source: z.string(),
     retry: z.object({ maxRetries: z.number().int().min(0).max(10), baseDelayMs: z.number().int().min(0) }),
+    /** The skills this run may read, resolved by scope and the profile's visible/deny, frozen at start. */
+    skills: z.array(RunSkillSchema),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

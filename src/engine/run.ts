@@ -4,7 +4,7 @@ import { RECORD_VERSION, type RunRecord, type RunState } from '../contract/recor
 import type { RunInput, RunOutcome } from '../contract/run-input';
 import type { HostBridge } from '../contract/wire';
 import type { RunStorage } from '../store/run-storage';
-import type { RunControls, ToolDefinition } from '../tools/tool';
+import type { RunControls, SkillAccess, ToolDefinition } from '../tools/tool';
 import { DEFAULT_ROOT_POLICY } from '../workspace/roots';
 import { Workspace } from '../workspace/workspace';
 import { Budget } from './budget';
@@ -22,6 +22,8 @@ export interface RunDependencies {
     sink: EventSink;
     signal: AbortSignal;
     now?: () => number;
+    /** Reads a file of a cached skill bundle by content hash (the run's skills are frozen by hash). */
+    skillFiles?: SkillAccess['readFile'];
 }
 
 const DIRECT_OUTPUT_PATH = 'output/direct_output.md';
@@ -93,6 +95,7 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
         await workspace.writeHidden('input/worldinfo.json', JSON.stringify(input.worldInfo, null, 1));
 
         const budget = new Budget(profile.tools);
+        const skills: SkillAccess = { readFile: deps.skillFiles ?? (async () => undefined), charsRead: 0 };
         const dispatcher = new Dispatcher(deps.tools, profile, budget);
         const controls: RunControls = {
             foreground,
@@ -189,7 +192,7 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
                     { callId: call.id, name: call.name, canonical: probe, argsPath },
                     { files: [workspace.record(argsPath, call.argumentsText, 0)] },
                 );
-                const dispatched = await dispatcher.dispatch(call, { input, workspace, run: controls, signal }, wrapUp !== null);
+                const dispatched = await dispatcher.dispatch(call, { input, workspace, run: controls, skills, signal }, wrapUp !== null);
                 const durationMs = now() - started;
                 const content = toolResultText(dispatched.outcome);
                 const resultFile = { files: [workspace.record(resultPath, JSON.stringify(dispatched.outcome), 0)] };

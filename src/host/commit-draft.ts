@@ -2,7 +2,7 @@ import { IMPORTED_CHAT_KEY } from '../contract/archive';
 import type { ChatIdentity } from '../contract/run-input';
 import { fail, type Result } from '../contract/result';
 import { commitToChat } from './commit';
-import { t } from './i18n';
+import { t } from '../i18n/t';
 import { activeRun } from './run-controller';
 import { currentIdentity } from './snapshot';
 import { getEngine } from './worker-client';

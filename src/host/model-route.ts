@@ -1,7 +1,7 @@
 import type { ModelReply, ModelRequest } from '../contract/model';
 import type { Profile } from '../contract/profile';
 import { findConnectionProfile, sourceOfConnection } from './connection-profiles';
-import { t } from './i18n';
+import { t } from '../i18n/t';
 import { requestModel, requestModelWithConnection } from './model-bridge';
 import { SnapshotError } from './snapshot';
 import { stContext } from './st-context';

@@ -4,7 +4,7 @@ import type { GenerationType, RunOutcome } from '../contract/run-input';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
 import { commitToChat, type CommitTarget } from './commit';
-import { t } from './i18n';
+import { t } from '../i18n/t';
 import { routeModel } from './model-route';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';

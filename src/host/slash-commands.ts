@@ -3,7 +3,7 @@ import { storedProfiles } from './profile-store';
 import { getEngine } from './worker-client';
 import { activeRun, cancelActiveRun } from './run-controller';
 import { stContext } from './st-context';
-import { t } from './i18n';
+import { t } from '../i18n/t';
 
 const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];

@@ -129,6 +129,7 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
             .map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: textOf(m.content), ...(m.name ? { name: String(m.name) } : {}) })),
         // The scan ran as part of the assembly: no event (no books) or no match is a valid, empty activation.
         worldInfo: { captured: true, entries },
+        skills: [],
         profile,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },

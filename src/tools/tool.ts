@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { ToolError } from '../contract/errors';
 import type { Workspace } from '../workspace/workspace';
 import type { RunInput } from '../contract/run-input';
+import type { SkillFile } from '../contract/skills';
 
 /** What a tool gives back: bounded text for the model, details for the panel and the audit store. */
 export interface ToolResult {
@@ -29,11 +30,20 @@ export interface RunControls {
     finish(reason: string | null): void;
 }
 
+/** What skill tools see: the run's frozen skill set lives in `input.skills`; files are read by hash. */
+export interface SkillAccess {
+    /** A file of the skill with this content hash, from the local cache; undefined when missing. */
+    readFile(hash: string, path: string): Promise<SkillFile | undefined>;
+    /** Characters of skill text handed to the model so far in this run (snippets count). */
+    charsRead: number;
+}
+
 export interface ToolContext {
     /** The frozen snapshot of the run's start: chat prefix, world-info activation, identity. */
     input: RunInput;
     workspace: Workspace;
     run: RunControls;
+    skills: SkillAccess;
     signal: AbortSignal;
 }
 

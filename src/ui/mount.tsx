@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { t } from '../host/i18n';
+import { t } from '../i18n/t';
 import { Panel, type PanelActions } from './panel';
 import { panelOpen } from './state';
 

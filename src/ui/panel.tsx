@@ -1,4 +1,4 @@
-import { t } from '../host/i18n';
+import { t } from '../i18n/t';
 import { ProfilesSection } from './profiles/profile-editor';
 import { ProfilePicker } from './profiles/profile-picker';
 import { RunView } from './run-view';

@@ -1,4 +1,4 @@
-import { t } from '../host/i18n';
+import { t } from '../i18n/t';
 import { RunFiles } from './timeline/files';
 import { RunHistory } from './timeline/history';
 import { RunHeader } from './timeline/run-header';

@@ -10,7 +10,7 @@ import { chatSearchTool } from '../../src/tools/chat/search';
 import { parseQuery } from '../../src/tools/chat/search-index';
 import type { RunControls, ToolContext, ToolDefinition, ToolOutcome } from '../../src/tools/tool';
 import type { Workspace } from '../../src/workspace/workspace';
-import { sampleRunInput } from '../fixtures/run-input';
+import { noSkills, sampleRunInput } from '../fixtures/run-input';
 
 type Spec = Pick<PrefixMessage, 'text'> & Partial<PrefixMessage>;
 
@@ -28,7 +28,7 @@ function prefixOf(specs: Spec[]): PrefixMessage[] {
 
 /** Tools only read `input`; the rest of the context is never touched by them. */
 function contextOf(input: RunInput): ToolContext {
-    return { input, workspace: {} as Workspace, run: {} as RunControls, signal: new AbortController().signal };
+    return { input, workspace: {} as Workspace, run: {} as RunControls, skills: noSkills(), signal: new AbortController().signal };
 }
 
 /** Parses the arguments with the tool's own schema (as the dispatcher does), then executes. */

@@ -1,5 +1,6 @@
 // Unit tests of the dispatcher: name resolution, profile policy, argument checks, budgets, result text.
 // Run: node --import tsx --test tests/unit/dispatch.test.ts
+import { noSkills } from '../fixtures/run-input';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as z from 'zod';
@@ -65,8 +66,9 @@ function context(): ToolContext {
         profile: WRITER_PROFILE,
         source: 'custom',
         retry: { maxRetries: 0, baseDelayMs: 0 },
+        skills: [],
     };
-    return { input, workspace, run, signal: new AbortController().signal };
+    return { input, workspace, run, skills: noSkills(), signal: new AbortController().signal };
 }
 
 function setup(tools: Partial<Profile['tools']>, registry?: readonly ToolDefinition[]) {

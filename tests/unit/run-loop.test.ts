@@ -130,6 +130,7 @@ function makeInput(runId: string, prefix: PrefixMessage[] = BASE_PREFIX): RunInp
         profile: WRITER_PROFILE,
         source: 'custom',
         retry: { maxRetries: 2, baseDelayMs: 0 },
+        skills: [],
     });
 }
 

@@ -17,7 +17,7 @@ import { writeFileTool } from '../../src/tools/workspace/write-file';
 import { rebuildCheckpoint } from '../../src/workspace/checkpoints';
 import { DEFAULT_ROOT_POLICY, type RootPolicy } from '../../src/workspace/roots';
 import { Workspace } from '../../src/workspace/workspace';
-import { sampleRunInput } from '../fixtures/run-input';
+import { noSkills, sampleRunInput } from '../fixtures/run-input';
 
 const RUN_ID = 'run-1';
 
@@ -39,7 +39,7 @@ function setup(opts: { foreground?: boolean; policy?: RootPolicy } = {}) {
             finishes.push(reason);
         },
     };
-    const context: ToolContext = { input: sampleRunInput(), workspace, run, signal: new AbortController().signal };
+    const context: ToolContext = { input: sampleRunInput(), workspace, run, skills: noSkills(), signal: new AbortController().signal };
     /** Parses the arguments with the tool's own schema (as the dispatcher does), then executes. */
     const call = (tool: ToolDefinition, raw: Record<string, unknown>): Promise<ToolOutcome> => tool.execute(tool.args.parse(raw), context);
     const eventsOf = (type: string) => events.filter((event) => event.type === type);

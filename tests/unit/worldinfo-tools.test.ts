@@ -8,7 +8,7 @@ import type { RunControls, ToolContext, ToolDefinition, ToolOutcome } from '../.
 import { WORLDINFO_TOOLS } from '../../src/tools/worldinfo/index';
 import { readActivatedTool } from '../../src/tools/worldinfo/read-activated';
 import type { Workspace } from '../../src/workspace/workspace';
-import { sampleRunInput } from '../fixtures/run-input';
+import { noSkills, sampleRunInput } from '../fixtures/run-input';
 
 function entry(book: string, uid: number, content: string, extra: Partial<WorldInfoEntry> = {}): WorldInfoEntry {
     return { book, uid, title: `Entry ${uid}`, keys: [`key${uid}`], content, constant: false, ...extra };
@@ -19,7 +19,7 @@ function inputWith(entries: WorldInfoEntry[], captured = true): RunInput {
 }
 
 function call(tool: ToolDefinition, raw: Record<string, unknown>, input: RunInput): Promise<ToolOutcome> {
-    const context: ToolContext = { input, workspace: {} as Workspace, run: {} as RunControls, signal: new AbortController().signal };
+    const context: ToolContext = { input, workspace: {} as Workspace, run: {} as RunControls, skills: noSkills(), signal: new AbortController().signal };
     return tool.execute(tool.args.parse(raw), context);
 }
 

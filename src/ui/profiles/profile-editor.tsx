@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { FieldError } from '../../contract/profile-migrations';
 import type { ProfileListing } from '../../contract/wire';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from '../../host/profile-store';
 import { getEngine } from '../../host/worker-client';
 import { chatStatus } from '../state';

@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { notifyAgentModeChange, setChatProfile } from '../../host/agent-mode';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { chatStatus } from '../state';
 import { listingProblem, profileData, refreshProfiles, type ListingProblem } from './profile-data';
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Profile } from '../../contract/profile';
 import type { ImportResult } from '../../contract/profile-migrations';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { deleteStoredProfile, saveStoredProfiles } from '../../host/profile-store';
 import { getEngine } from '../../host/worker-client';
 import { downloadText } from './download';

@@ -1,7 +1,7 @@
 import type { Profile } from '../../contract/profile';
 import type { FieldError } from '../../contract/profile-migrations';
 import type { ToolInfo } from '../../contract/wire';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { errorsAt } from './profile-draft';
 import { BreakableName, Checklist, FieldGroup, inputId, invalidProps } from './form-fields';
 

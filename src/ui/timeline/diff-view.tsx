@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { CheckpointDiff } from '../../contract/archive';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { restoreCheckpoint } from './run-actions';
 import { useCheckpointDiff } from './use-run-data';
 

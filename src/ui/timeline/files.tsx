@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CheckpointInfo, RunFileInfo } from '../../contract/archive';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { getEngine } from '../../host/worker-client';
 import { DiffView } from './diff-view';
 import { formatTime } from './format';

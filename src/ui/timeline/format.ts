@@ -1,4 +1,4 @@
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 
 /** Numbers, times and names as the timeline shows them. Every word goes through SillyTavern's i18n. */
 

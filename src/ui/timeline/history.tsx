@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { RunRecord } from '../../contract/records';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { chatStatus } from '../state';
 import { formatTime, generationLabel, shortId, stateLabel } from './format';
 import { deleteRunRecord, importRunFile, jumpToMessage } from './run-actions';

@@ -1,6 +1,6 @@
 import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import type { ComponentChildren } from 'preact';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { DiffView } from './diff-view';
 import { formatCount, formatDuration, formatTime, prettyJson, toolResultText } from './format';
 import { commitDraftText, copyText, jumpToMessage } from './run-actions';

@@ -1,4 +1,4 @@
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { callStatusLabel, firstLine, formatCount, formatDuration } from './format';
 import { RowDetail } from './row-detail';
 import type { FileChange, NoteRow, RunSummary, TimelineRow } from './rows';

@@ -1,5 +1,5 @@
 import { commitDraft } from '../../host/commit-draft';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { activeRun } from '../../host/run-controller';
 import { currentIdentity } from '../../host/snapshot';
 import { stContext } from '../../host/st-context';

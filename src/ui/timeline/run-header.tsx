@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
 import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, retryRun } from './run-actions';

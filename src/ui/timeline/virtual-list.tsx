@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { t } from '../../host/i18n';
+import { t } from '../../i18n/t';
 import { HeightIndex, scrollToReveal, visibleRange } from './height-index';
 
 const OVERSCAN = 8;
