@@ -1,0 +1,50 @@
+import type { SkillImportResult, SkillListing, SkillPreview, SkillScope } from './skills';
+
+/** What `TavernAgent.skills` and the skill manager accept as input: zips, SKILL.md texts, picked folders. */
+export type SkillFilesInput = File | Blob | Array<File | Blob>;
+
+export interface SkillFileView {
+    path: string;
+    encoding: 'utf8' | 'base64';
+    content: string;
+    bytes: number;
+}
+
+/** A card's or preset's embedded skills that are not installed (or changed): what the offer popup shows. */
+export interface EmbeddedSkillOffer {
+    kind: 'card' | 'preset';
+    /** The character's avatar file, or the preset's name. */
+    owner: string;
+    /** Hash of the payload: "Not now" is remembered per hash, so a changed payload asks again. */
+    payloadHash: string;
+    scope: SkillScope;
+    skills: SkillPreview[];
+}
+
+/**
+ * The page-side skill service (host/ implements it; the public API, slash commands and the panel use
+ * it, the panel through injection from src/index.ts). Shapes of list/preview/import/export/delete are
+ * the `TavernAgent.skills` contract of issue 11; the rest serves the manager.
+ */
+export interface SkillsService {
+    list(): Promise<SkillListing[]>;
+    preview(files: SkillFilesInput, options: { scope: SkillScope }): Promise<SkillPreview[]>;
+    import(files: SkillFilesInput, options: { scope: SkillScope; conflict?: 'skip' | 'replace' }): Promise<SkillImportResult[]>;
+    /** A zip Blob of the named skills of one scope. */
+    export(names: string[], options: { scope: SkillScope }): Promise<Blob>;
+    /** Rejects when there is no such skill in that scope. */
+    delete(name: string, options: { scope: SkillScope }): Promise<void>;
+    readFile(name: string, scope: SkillScope, path: string): Promise<SkillFileView>;
+    /** Moves a skill to another scope; rejects when the target holds a different skill of that name. */
+    move(name: string, from: SkillScope, to: SkillScope): Promise<void>;
+    /** Profile ids whose `skills.visible` / `skills.deny` let them see this skill. */
+    visibleTo(name: string): Promise<string[]>;
+    /** Writes skills into the open character's card, or the selected preset, in TauriTavern's payload format. */
+    exportToOwner(names: string[], options: { scope: SkillScope; target: 'card' | 'preset' }): Promise<void>;
+    /** Embedded skills of the open character and selected preset that are not installed or changed. */
+    pendingOffers(): Promise<EmbeddedSkillOffer[]>;
+    installOffer(offer: EmbeddedSkillOffer, conflict?: 'skip' | 'replace'): Promise<SkillImportResult[]>;
+    declineOffer(offer: EmbeddedSkillOffer): Promise<void>;
+    /** Called after any change (import, delete, move, another tab's change seen on refresh). */
+    onChange(listener: () => void): () => void;
+}
