@@ -55,6 +55,7 @@ function runInput(runId: string): RunInput {
         source: 'custom',
         retry: { maxRetries: 0, baseDelayMs: 0 },
         skills: [],
+        hiddenSkills: [],
     };
 }
 

@@ -61,6 +61,8 @@ export const RunInputSchema = z.object({
     retry: z.object({ maxRetries: z.number().int().min(0).max(10), baseDelayMs: z.number().int().min(0) }),
     /** The skills this run may read, resolved by scope and the profile's visible/deny, frozen at start. */
     skills: z.array(RunSkillSchema),
+    /** Names of installed skills this profile may not see (`skill.not_visible` instead of `skill.not_found`). */
+    hiddenSkills: z.array(z.string()),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

@@ -130,6 +130,7 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
         // The scan ran as part of the assembly: no event (no books) or no match is a valid, empty activation.
         worldInfo: { captured: true, entries },
         skills: [],
+        hiddenSkills: [],
         profile,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },

@@ -67,6 +67,7 @@ function context(): ToolContext {
         source: 'custom',
         retry: { maxRetries: 0, baseDelayMs: 0 },
         skills: [],
+        hiddenSkills: [],
     };
     return { input, workspace, run, skills: noSkills(), signal: new AbortController().signal };
 }

@@ -131,6 +131,7 @@ function makeInput(runId: string, prefix: PrefixMessage[] = BASE_PREFIX): RunInp
         source: 'custom',
         retry: { maxRetries: 2, baseDelayMs: 0 },
         skills: [],
+        hiddenSkills: [],
     });
 }
 
