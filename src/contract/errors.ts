@@ -6,6 +6,8 @@ export const RECOVERABLE_CODES = [
     'tool.invalid_arguments',
     'tool.not_allowed',
     'tool.budget_exhausted',
+    'tool.execution_failed',
+    'model.response_truncated',
     'workspace.invalid_path',
     'workspace.path_not_visible',
     'workspace.path_not_writable',

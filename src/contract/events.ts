@@ -1,5 +1,6 @@
 import type { RunState } from './records';
 import type { TokenUsage } from './model';
+import type { SkillScope } from './skills';
 
 /**
  * The journal's event types (noun-then-verb) and their payloads. The journal is the truth: the panel,
@@ -21,7 +22,13 @@ export interface EventPayloads {
         stored: string;
     };
     'model-reminder': { round: number; attempt: number; savedTo: string };
-    'tool-call-start': { callId: string; name: string; canonical: string | null; argsPath: string };
+    /** The run's frozen skill set (SPEC §6), as resolved by scope and the profile's visible/deny. */
+    'skills-resolve': { skills: Array<{ name: string; scope: SkillScope; hash: string }> };
+    /**
+     * `callId` is unique in the run (providers may repeat their own ids, e.g. `call_0` every round);
+     * `providerCallId` is the id the provider gave, used only to answer it.
+     */
+    'tool-call-start': { callId: string; providerCallId?: string; name: string; canonical: string | null; argsPath: string };
     'tool-call-complete': { callId: string; name: string; durationMs: number; summary: string; resultPath: string };
     'tool-call-fail': { callId: string; name: string; durationMs: number; code: string; message: string; hint: string; resultPath: string };
     'file-write': { path: string; mode: 'replace' | 'append' | 'direct_output'; version: number; chars: number };
@@ -30,6 +37,8 @@ export interface EventPayloads {
     'budget-wrap-up': { reason: 'maxRounds' | 'maxCallsPerRun'; rounds: number; calls: number };
     commit: { path: string; mode: 'replace' | 'append'; messageId: number; chars: number; reason: string | null };
     'persist-promote': { files: number };
+    /** The run ended without an accepted workspace.finish: its persist/ changes do not reach the chat. */
+    'persist-skip': { reason: string };
     'run-finish': { reason: string | null };
     'run-fail': { code: string; message: string; detail: string | null };
     'run-cancel': { reason: string };

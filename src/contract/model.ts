@@ -60,4 +60,12 @@ export interface ModelRequest {
 /** What the host returns for a model request: the backend's JSON untouched, or an error as data. */
 export type ModelReply =
     | { ok: true; raw: unknown; durationMs: number }
-    | { ok: false; status: number | null; message: string; retryable: boolean; aborted: boolean };
+    | {
+          ok: false;
+          /** The HTTP status, or null for a network error or an error SillyTavern reported inside a 200. */
+          status: number | null;
+          message: string;
+          aborted: boolean;
+          /** The server's Retry-After, in milliseconds, when it sent one. */
+          retryAfterMs?: number;
+      };

@@ -5,7 +5,7 @@ import { VISIBLE_ROOTS } from './workspace-roots';
  * Agent profiles (SPEC §5): one agent's model, tools, budgets, skills, delegation, presentation, context
  * and system prompt. Stored and exported as JSON with a version; older versions are migrated on read.
  */
-export const PROFILE_VERSION = 2;
+export const PROFILE_VERSION = 3;
 
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
@@ -61,13 +61,20 @@ export const ProfileSchema = z
             includeWorldInfo: z.boolean(),
         }),
         workspace: z.object({
-            /** Roots this agent may write; profiles narrow the workspace, never widen it. */
+            /** Roots this agent may see (list, search, read); profiles narrow the workspace, never widen it. */
+            visibleRoots: z.array(RootSchema).min(1),
+            /** Roots this agent may write: a subset of the visible ones. */
             writableRoots: z.array(RootSchema).min(1),
         }),
         maxToolReminders: z.number().int().min(0).max(10),
         systemPrompt: z.string().max(20_000),
     })
     .superRefine((profile, ctx) => {
+        for (const root of profile.workspace.writableRoots) {
+            if (!profile.workspace.visibleRoots.includes(root)) {
+                ctx.addIssue({ code: 'custom', path: ['workspace', 'writableRoots'], message: `"${root}" is writable but not visible; make it visible too` });
+            }
+        }
         if (profile.presentation === 'foreground') {
             for (const tool of ['workspace.commit', 'workspace.finish']) {
                 if (!isToolAllowed(profile, tool)) {
@@ -86,7 +93,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     skills: { visible: ['*'], deny: [], maxReadCharsPerCall: 20_000, maxReadCharsPerRun: 80_000 },
     delegation: { canDelegate: false, callable: false, allowAsSubagent: false, allowedCallers: ['*'], maxDelegationsPerRun: 8, maxConcurrent: 3 },
     context: { historyMessages: -1, includeWorldInfo: true },
-    workspace: { writableRoots: [...VISIBLE_ROOTS] },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: [...VISIBLE_ROOTS] },
     maxToolReminders: 2,
     systemPrompt: '',
 };
@@ -112,7 +119,7 @@ export const RESEARCHER_PROFILE: Profile = {
         maxCallsPerRun: 60,
     },
     delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true },
-    workspace: { writableRoots: ['scratch', 'summaries'] },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['scratch', 'summaries'] },
 };
 
 export const EDITOR_PROFILE: Profile = {
@@ -128,7 +135,7 @@ export const EDITOR_PROFILE: Profile = {
         maxCallsPerRun: 40,
     },
     delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true },
-    workspace: { writableRoots: ['summaries'] },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['summaries'] },
 };
 
 export const GAME_MASTER_PROFILE: Profile = {

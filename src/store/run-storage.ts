@@ -1,13 +1,10 @@
-import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { CheckpointRecord, EventAttachments, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
 
-export interface EventAttachments {
-    files?: WorkspaceFile[];
-    checkpoints?: CheckpointRecord[];
-}
+export type { EventAttachments };
 
 /**
  * Everything a run stores, as one narrow interface: IndexedDB in the product (idb-run-storage.ts), memory
- * in unit tests. Every method rejects on failure; the run turns that into `store.write_failed`.
+ * in unit tests. Every method rejects on failure; `storageFailure` (storage-failure.ts) names the error for the user.
  */
 export interface RunStorage {
     putRun(run: RunRecord): Promise<void>;

@@ -1,7 +1,5 @@
 import { RECORD_VERSION, type WorkspaceFile } from '../contract/records';
-import type { Journal } from '../engine/journal';
-import { storageFailure } from '../engine/journal';
-import type { RunStorage } from '../store/run-storage';
+import type { FileStore, JournalWriter } from './journal-writer';
 import { makeCheckpoint } from './checkpoints';
 import { ReadState } from './read-state';
 import { rootOf, type RootPolicy } from './roots';
@@ -15,8 +13,9 @@ export interface FileEntry {
 export type WriteKind = 'replace' | 'append' | 'direct_output';
 
 /**
- * One run's workspace: the visible files in memory, written through to storage. Every write goes through
- * here, so no edit can miss its journal event or its checkpoint.
+ * One run's workspace: the visible files in memory, written through to storage. Every write a run makes
+ * goes through here, so no edit can miss its journal event or its checkpoint. (Restoring a checkpoint of an
+ * ended run, from the timeline, writes the file record directly: that run has no live workspace.)
  */
 export class Workspace {
     readonly readState = new ReadState();
@@ -27,8 +26,8 @@ export class Workspace {
     constructor(
         readonly runId: string,
         readonly policy: RootPolicy,
-        private readonly storage: RunStorage,
-        private readonly journal: Journal,
+        private readonly fileStore: FileStore,
+        private readonly journal: JournalWriter,
         private readonly now: () => number = Date.now,
     ) {}
 
@@ -101,11 +100,7 @@ export class Workspace {
     }
 
     private async store(path: string, content: string, version: number): Promise<void> {
-        try {
-            await this.storage.putFile({ v: RECORD_VERSION, runId: this.runId, path, content, version, updatedAt: this.now() });
-        } catch (error) {
-            throw storageFailure(error);
-        }
+        await this.fileStore.putFile({ v: RECORD_VERSION, runId: this.runId, path, content, version, updatedAt: this.now() });
     }
 
     private async checkpoint(path: string, previous: string | null, entry: FileEntry): Promise<void> {

@@ -64,15 +64,16 @@ export function fileNotFound(workspace: Workspace, path: string): ToolError {
     );
 }
 
+// Bounds are checked in execute, not in the schema: every range problem gets workspace.invalid_range and a
+// read over the limit gets workspace.read_too_large, each with a hint that says what would fit.
 const args = z.object({
     path: z.string().describe('File to read, relative to the workspace, e.g. "output/main.md".'),
-    start_line: z.number().int().min(1).optional().describe('First line to read (1-based). Use with line_count; cannot be combined with start_char.'),
+    start_line: z.number().int().optional().describe('First line to read (1-based). Use with line_count; cannot be combined with start_char.'),
     line_count: z.number().int().optional().describe('How many lines to read (at least 1). Default: to the end of the file, within max_chars.'),
-    start_char: z.number().int().min(0).optional().describe('First character to read (0-based offset). Cannot be combined with start_line/line_count.'),
+    start_char: z.number().int().optional().describe('First character to read (0-based offset). Cannot be combined with start_line/line_count.'),
     max_chars: z
         .number()
         .int()
-        .max(MAX_READ_CHARS)
         .optional()
         .describe(`Most characters of file text to return (1–${MAX_READ_CHARS}, default ${MAX_READ_CHARS}).`),
 });
@@ -152,6 +153,21 @@ export const readFileTool = defineTool({
         const starts = lineStarts(content);
         const lines = starts.length;
         const size = `"${path}" has ${lines} line${lines === 1 ? '' : 's'} (${content.length} chars)`;
+        if (input.max_chars !== undefined && input.max_chars > MAX_READ_CHARS) {
+            return failure(
+                toolError(
+                    'workspace.read_too_large',
+                    `max_chars ${input.max_chars} is over the limit of ${MAX_READ_CHARS} characters a read; ${size}.`,
+                    `Use a max_chars up to ${MAX_READ_CHARS} and read the rest with start_char or start_line.`,
+                ),
+            );
+        }
+        if (input.start_line !== undefined && input.start_line < 1) {
+            return invalidRange(`start_line must be at least 1 (got ${input.start_line}); ${size}.`, `Use a start_line from 1 to ${Math.max(lines, 1)}.`);
+        }
+        if (input.start_char !== undefined && input.start_char < 0) {
+            return invalidRange(`start_char must be at least 0 (got ${input.start_char}); ${size}.`, `Use a start_char from 0 to ${Math.max(content.length - 1, 0)}.`);
+        }
         if (input.max_chars !== undefined && input.max_chars < 1) {
             return invalidRange(`max_chars must be at least 1 (got ${input.max_chars}); ${size}.`, `Use a max_chars from 1 to ${MAX_READ_CHARS}.`);
         }
