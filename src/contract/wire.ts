@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { ModelReply, ModelRequest } from './model';
 import type { JournalEvent, RunRecord } from './records';
 import type { Result } from './result';
-import type { RunInput, RunOutcome } from './run-input';
+import type { RunOutcome, RunRequest } from './run-input';
 import type { Profile } from './profile';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
@@ -62,8 +62,13 @@ export interface EngineApi {
     /** Opens the database of one SillyTavern user; idempotent for the same handle. */
     open(userHandle: string): Promise<Result<HealthReport['database']>>;
     health(): Promise<Result<HealthReport>>;
-    /** Runs an agent to its end; resolves with the outcome (failures included). */
-    startRun(input: RunInput, host: HostBridge): Promise<Result<RunOutcome>>;
+    /**
+     * Resolves and validates the profile a run will use, and keeps it for that run id: the page gets it for
+     * routing its model calls, `startRun` takes it from here.
+     */
+    prepareRun(runId: string, profileId: string, stored: Record<string, unknown>): Promise<Result<Profile>>;
+    /** Runs an agent to its end (after prepareRun); resolves with the outcome (failures included). */
+    startRun(request: RunRequest, host: HostBridge): Promise<Result<RunOutcome>>;
     /** Asks a run to stop; the run ends as cancelled at its next step. */
     cancelRun(runId: string, reason: string): Promise<void>;
     listRuns(chatKey: string): Promise<Result<RunRecord[]>>;

@@ -74,11 +74,11 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
     try {
         const engine = await getEngine();
         const profileId = currentChatAgentState().profileId;
-        const resolved = await engine.resolveProfile(profileId, storedProfiles());
+        const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
         if (!resolved.ok) throw new SnapshotError(resolved.error.code, resolved.error.message);
         const profile = resolved.value;
         const route = routeModel(profile, controller.signal);
-        const input = await captureRunInput(runId, type, profile, route.source, controller.signal);
+        const input = await captureRunInput(runId, type, route.source, controller.signal);
         const bridge: HostBridge = {
             requestModel: route.send,
             commit: (request) => commitToChat(target, request),

@@ -1,5 +1,4 @@
-import type { ChatIdentity, GenerationType, PrefixMessage, RunInput, WorldInfoEntry } from '../contract/run-input';
-import type { Profile } from '../contract/profile';
+import type { ChatIdentity, GenerationType, PrefixMessage, RunRequest, WorldInfoEntry } from '../contract/run-input';
 import type { ChatMessage } from './st-context';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
@@ -72,7 +71,7 @@ export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {
  * and whose world-info scan is the turn's activation. The dry run gets its own AbortSignal, so it does not
  * replace SillyTavern's generation controller and the Stop button keeps working.
  */
-export async function captureRunInput(runId: string, type: GenerationType, profile: Profile, source: string | null, signal: AbortSignal): Promise<RunInput> {
+export async function captureRunInput(runId: string, type: GenerationType, source: string | null, signal: AbortSignal): Promise<RunRequest> {
     const context = stContext();
     const identity = currentIdentity();
     // A swipe regenerates the last message: it is the run's target, not part of what it may read.
@@ -131,7 +130,6 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
         worldInfo: { captured: true, entries },
         skills: [],
         hiddenSkills: [],
-        profile,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
     };
