@@ -42,8 +42,40 @@ export interface EventPayloads {
     'run-finish': { reason: string | null };
     'run-fail': { code: string; message: string; detail: string | null };
     'run-cancel': { reason: string };
+    /**
+     * A sub-agent task started by the delegate call `parentCallId` (SPEC §3 agent.delegate). Every event of
+     * the task's own steps carries `taskId` and `parentCallId` in its payload too (see TaskStamp), so the
+     * timeline nests them under that call.
+     */
+    'task-start': { taskId: string; agentId: string; agentName: string; title: string; objective: string; parentCallId: string };
+    'task-end': {
+        taskId: string;
+        agentId: string;
+        parentCallId: string;
+        status: TaskStatus;
+        summary: string;
+        /** Why a task failed or was cancelled; null when it returned. */
+        reason: string | null;
+        resultPath: string | null;
+        summaryPath: string | null;
+        rounds: number;
+        calls: number;
+        tokensIn: number;
+        tokensOut: number;
+        durationMs: number;
+    };
+    /** Finished task results the parent had not awaited, put into its next model turn (once). */
+    'task-inject': { taskIds: string[] };
     /** A checkpoint's text written back as the file's current version, from the timeline. */
     'checkpoint-restore': { seq: number; path: string; version: number };
 }
 
 export type EventType = keyof EventPayloads;
+
+export type TaskStatus = 'completed' | 'failed' | 'cancelled';
+
+/** Fields a sub-agent task adds to the payload of each event of its own steps. */
+export interface TaskStamp {
+    taskId: string;
+    parentCallId: string;
+}
