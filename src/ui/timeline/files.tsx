@@ -13,11 +13,16 @@ interface Listing {
     checkpoints: CheckpointInfo[];
 }
 
-function FileContent({ runId, file }: { runId: string; file: RunFileInfo }) {
-    const loaded = useRunFile(runId, file.path, file.version);
+/** One file of a run, as text (also the timeline's viewer of a task's summary file). */
+export function RunFileText({ runId, path, version }: { runId: string; path: string; version: number }) {
+    const loaded = useRunFile(runId, path, version);
     if (!loaded || loaded.state === 'loading') return <p class="tavern-agent__muted">{t`Loading…`}</p>;
     if (loaded.state === 'error') return <p class="tavern-agent__error">{loaded.message}</p>;
-    return <pre class="tavern-agent__text" data-file={file.path}>{loaded.value}</pre>;
+    return <pre class="tavern-agent__text" data-file={path}>{loaded.value}</pre>;
+}
+
+function FileContent({ runId, file }: { runId: string; file: RunFileInfo }) {
+    return <RunFileText runId={runId} path={file.path} version={file.version} />;
 }
 
 function FileItem({ runId, file, committable, summary }: { runId: string; file: RunFileInfo; committable: boolean; summary: RunSummary }) {

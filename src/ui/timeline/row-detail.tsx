@@ -92,7 +92,7 @@ function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
             )}
             {row.argsPath ? <Block label={t`Arguments`} loaded={args ? (args.state === 'ready' ? { state: 'ready', value: argsText } : args) : null} /> : null}
             {row.resultPath ? <Block label={t`Result`} loaded={result ? (result.state === 'ready' ? { state: 'ready', value: resultText } : result) : null} /> : null}
-            {nested && nested.rows.length > 0 ? (
+            {nested && !nested.task && nested.rows.length > 0 ? (
                 <section class="tavern-agent__nested" aria-label={t`Sub-agent steps`}>
                     <h5>{t`Sub-agent steps`}</h5>
                     <ol class="tavern-agent__events tavern-agent__events--nested">

@@ -3,6 +3,7 @@ import { callStatusLabel, firstLine, formatCount, formatDuration } from './forma
 import { RowDetail } from './row-detail';
 import type { FileChange, NoteRow, RunSummary, TimelineRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
+import { TaskBlock } from './task-view';
 import type { TimelineModel } from './timeline-model';
 
 /** What a row needs to know about its run. */
@@ -60,6 +61,8 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-ban', title: t`Stopped`, detail: text('reason'), tone: 'error' };
         case 'checkpoint-restore':
             return { icon: 'fa-clock-rotate-left', title: t`Checkpoint restored`, detail: `${text('path')} → v${text('version')}`, tone: 'ok' };
+        case 'task-inject':
+            return { icon: 'fa-inbox', title: t`Sub-agent results handed to the model`, detail: Array.isArray(p.taskIds) ? p.taskIds.join(', ') : '', tone: 'info' };
         default:
             return { icon: 'fa-circle-info', title: row.eventType ?? '', detail: firstLine(JSON.stringify(p)), tone: 'info' };
     }
@@ -67,7 +70,7 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
 
 const STATUS_ICONS = { pending: 'fa-clock', running: 'fa-spinner fa-spin', completed: 'fa-check', error: 'fa-triangle-exclamation' } as const;
 
-function faceOf(row: TimelineRow): Face {
+function faceOf(row: TimelineRow, hasTask: boolean): Face {
     switch (row.kind) {
         case 'model': {
             const tokens = row.usage ? `↑${formatCount(row.usage.input)} ↓${formatCount(row.usage.output)}` : '';
@@ -98,7 +101,7 @@ function faceOf(row: TimelineRow): Face {
             return {
                 icon: STATUS_ICONS[row.status],
                 title: row.canonical ?? row.name,
-                detail: row.nestedCount > 0 ? `${detail} · ${t`nested steps:`} ${row.nestedCount}` : detail,
+                detail: row.nestedCount > 0 && !hasTask ? `${detail} · ${t`nested steps:`} ${row.nestedCount}` : detail,
                 tone: row.status === 'error' ? 'error' : row.status === 'completed' ? 'ok' : 'busy',
                 meta: formatDuration(row.durationMs),
                 status: callStatusLabel(row.status),
@@ -115,7 +118,8 @@ function faceOf(row: TimelineRow): Face {
 
 /** One timeline row: a one-line summary that opens (Enter, Space, click) into the full step. */
 export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
-    const face = faceOf(row);
+    const nested = row.kind === 'tool' ? ctx.model.nestedOf(row.callId) : undefined;
+    const face = faceOf(row, Boolean(nested?.task));
     const expandKey = ctx.keyPrefix + row.key;
     const open = expandedRows.value.has(expandKey);
     const status = row.kind === 'tool' ? row.status : row.kind === 'model' ? row.status : undefined;
@@ -147,6 +151,7 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
                     <RowDetail row={row} ctx={ctx} />
                 </div>
             ) : null}
+            {row.kind === 'tool' && nested?.task ? <TaskBlock row={row} nested={nested} ctx={ctx} /> : null}
         </div>
     );
 }

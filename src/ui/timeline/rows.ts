@@ -1,3 +1,4 @@
+import type { TaskStatus } from '../../contract/events';
 import type { TokenUsage } from '../../contract/model';
 
 /**
@@ -105,6 +106,37 @@ export interface RunSummary {
     /** Files under output/ the run wrote (a draft to commit after a failure). */
     outputPaths: string[];
     events: number;
+    /** Sub-agent tasks by status (tokens and calls above already include theirs). */
+    tasks: TaskCounts;
+}
+
+export type TaskState = 'running' | TaskStatus;
+
+export interface TaskCounts {
+    running: number;
+    completed: number;
+    failed: number;
+    cancelled: number;
+}
+
+/** One sub-agent task, from its task-start and task-end events (SPEC §3 agent.delegate, task.return). */
+export interface TaskInfo {
+    taskId: string;
+    agentId: string;
+    agentName: string;
+    title: string;
+    objective: string;
+    parentCallId: string;
+    status: TaskState;
+    startedAt: number;
+    endedAt: number | null;
+    summary: string;
+    /** Why it failed or was cancelled. */
+    reason: string | null;
+    resultPath: string | null;
+    summaryPath: string | null;
+    /** The task-end's figures; while it runs, the nested timeline's own summary counts. */
+    final: { rounds: number; calls: number; tokensIn: number; tokensOut: number; durationMs: number } | null;
 }
 
 export const END_STATES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'interrupted']);

@@ -1,27 +1,16 @@
-import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
 import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
 import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, retryRun } from './run-actions';
 import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
+import { taskCountsText } from './task-status';
+import { useNow } from './use-now';
 
 const DRAFT_PREFERENCE = ['output/direct_output.md', 'output/main.md'];
 
 /** The draft worth committing after a failure: the model's plain text, the main draft, or any output file. */
 export function draftPath(summary: RunSummary): string | null {
     return DRAFT_PREFERENCE.find((path) => summary.outputPaths.includes(path)) ?? summary.outputPaths[0] ?? null;
-}
-
-/** Now, once a second while the run goes on (the elapsed time ticks); nothing ticks for an ended run. */
-function useNow(ticking: boolean): number {
-    const [now, setNow] = useState(Date.now());
-    useEffect(() => {
-        if (!ticking) return;
-        setNow(Date.now());
-        const timer = setInterval(() => setNow(Date.now()), 1000);
-        return () => clearInterval(timer);
-    }, [ticking]);
-    return now;
 }
 
 function Stat({ icon, label, value }: { icon: string; label: string; value: string }) {
@@ -66,6 +55,11 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                 <Stat icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
                 {summary.startedAt ? <span class="tavern-agent__muted">{formatTime(summary.startedAt)}</span> : null}
             </div>
+            {taskCountsText(summary) ? (
+                <p class="tavern-agent__task-counts" data-testid="task-counts">
+                    <span class="fa-solid fa-people-arrows fa-fw" aria-hidden="true" /> {t`Sub-agents:`} {taskCountsText(summary)}
+                </p>
+            ) : null}
             {summary.error ? (
                 <p class="tavern-agent__error" role="alert">
                     {summary.error.message} <code class="tavern-agent__code">{summary.error.code}</code>

@@ -1,6 +1,6 @@
 import type { EventPayloads } from '../../contract/events';
 import type { JournalEvent, RunRecord } from '../../contract/records';
-import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSummary, type TimelineRow, type ToolRow } from './rows';
+import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSummary, type TaskInfo, type TaskState, type TimelineRow, type ToolRow } from './rows';
 
 type Payload<T extends keyof EventPayloads> = EventPayloads[T];
 
@@ -16,6 +16,7 @@ const NOTE_TONES: Record<string, NoteTone> = {
     'run-finish': 'ok',
     'persist-promote': 'ok',
     'checkpoint-restore': 'ok',
+    'task-inject': 'info',
 };
 
 export function emptySummary(runId: string): RunSummary {
@@ -39,6 +40,7 @@ export function emptySummary(runId: string): RunSummary {
         error: null,
         outputPaths: [],
         events: 0,
+        tasks: { running: 0, completed: 0, failed: 0, cancelled: 0 },
     };
 }
 
@@ -48,11 +50,15 @@ export function emptySummary(runId: string): RunSummary {
  * (by index), never re-derived from the whole journal.
  *
  * Sub-agent tasks: an event whose payload carries `parentCallId` (the id of the call that started the task,
- * e.g. `agent.delegate`) goes into a nested timeline under that call, shown inside the call's row.
+ * e.g. `agent.delegate`) goes into a nested timeline under that call, shown inside the call's row. One
+ * delegate call starts one task, so a nested timeline is one task: its `task` comes from task-start and
+ * task-end, and its tokens and calls count into this run's totals.
  */
 export class TimelineModel {
     readonly rows: TimelineRow[] = [];
     summary: RunSummary;
+    /** In a nested timeline: the task it shows (null before its task-start, and in a run's own timeline). */
+    task: TaskInfo | null = null;
     /** Bumped on every change; the view re-renders on it. */
     revision = 0;
     private readonly positions = new Map<string, number>();
@@ -209,6 +215,12 @@ export class TimelineModel {
                 this.note(event, payload);
                 break;
             }
+            case 'task-start':
+                this.taskStarted(event, payload as Payload<'task-start'>);
+                break;
+            case 'task-end':
+                this.taskEnded(event, payload as Payload<'task-end'>);
+                break;
             default:
                 if (!HEADER_ONLY.has(event.type)) this.note(event, payload);
         }
@@ -280,10 +292,45 @@ export class TimelineModel {
             nested = new TimelineModel(event.runId);
             this.nested.set(parentCallId, nested);
         }
+        const before = { ...nested.summary, status: nested.task?.status ?? null };
         nested.apply([event]);
+        const after = nested.summary;
+        // The run's totals include its children: what their model turns used and the calls they made.
+        const s = this.summary;
+        s.tokensIn += after.tokensIn - before.tokensIn;
+        s.tokensOut += after.tokensOut - before.tokensOut;
+        s.calls += after.calls - before.calls;
+        s.failedCalls += after.failedCalls - before.failedCalls;
+        s.lastAt = event.at;
+        const status = nested.task?.status ?? null;
+        if (status !== before.status) {
+            const tasks = { ...s.tasks };
+            if (before.status) tasks[before.status] -= 1;
+            if (status) tasks[status] += 1;
+            s.tasks = tasks;
+        }
         const key = this.callKeys.get(parentCallId)!;
         this.update<ToolRow>(key, { nestedCount: nested.rows.length });
         return true;
+    }
+
+    private taskStarted(event: JournalEvent, p: Payload<'task-start'>): void {
+        this.task = {
+            taskId: p.taskId, agentId: p.agentId, agentName: p.agentName || p.agentId, title: p.title, objective: p.objective, parentCallId: p.parentCallId,
+            status: 'running', startedAt: event.at, endedAt: null, summary: '', reason: null, resultPath: null, summaryPath: null, final: null,
+        };
+    }
+
+    private taskEnded(event: JournalEvent, p: Payload<'task-end'>): void {
+        // A task-end without its start (a journal cut short) still tells what the task was and how it ended.
+        const task: TaskInfo = this.task ?? {
+            taskId: p.taskId, agentId: p.agentId, agentName: p.agentId, title: '', objective: '', parentCallId: p.parentCallId,
+            status: 'running', startedAt: event.at - p.durationMs, endedAt: null, summary: '', reason: null, resultPath: null, summaryPath: null, final: null,
+        };
+        this.task = {
+            ...task, status: p.status as TaskState, endedAt: event.at, summary: p.summary, reason: p.reason, resultPath: p.resultPath, summaryPath: p.summaryPath,
+            final: { rounds: p.rounds, calls: p.calls, tokensIn: p.tokensIn, tokensOut: p.tokensOut, durationMs: p.durationMs },
+        };
     }
 
     private note(event: JournalEvent, payload: Record<string, unknown>): void {

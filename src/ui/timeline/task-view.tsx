@@ -1,0 +1,116 @@
+import { t } from '../../i18n/t';
+import { RunFileText } from './files';
+import { firstLine, formatCount, formatDuration } from './format';
+import type { RowContext } from './row-view';
+import { RowView } from './row-view';
+import type { ToolRow } from './rows';
+import { expandedRows, toggleRow } from './run-store';
+import { shownTaskStatus, taskFigures, taskStatusLabel, type ShownTaskStatus } from './task-status';
+import type { TimelineModel } from './timeline-model';
+import { useNow } from './use-now';
+
+const ICONS: Record<ShownTaskStatus, string> = {
+    running: 'fa-spinner fa-spin',
+    completed: 'fa-circle-check',
+    failed: 'fa-circle-xmark',
+    cancelled: 'fa-ban',
+    interrupted: 'fa-plug-circle-xmark',
+};
+
+const TONES: Record<ShownTaskStatus, 'busy' | 'ok' | 'error' | 'info'> = {
+    running: 'busy',
+    completed: 'ok',
+    failed: 'error',
+    cancelled: 'info',
+    interrupted: 'info',
+};
+
+function TaskResult({ nested, ctx, status }: { nested: TimelineModel; ctx: RowContext; status: ShownTaskStatus }) {
+    const task = nested.task!;
+    const fileKey = `${ctx.keyPrefix}task/${task.taskId}/summary-file`;
+    const fileOpen = expandedRows.value.has(fileKey);
+    return (
+        <section class="tavern-agent__task-result" aria-label={t`Task result`}>
+            {task.objective ? (
+                <p class="tavern-agent__task-objective">
+                    <span class="tavern-agent__strong">{t`Objective:`}</span> {task.objective}
+                </p>
+            ) : null}
+            {status === 'running' ? <p class="tavern-agent__muted">{t`Working…`}</p> : null}
+            {task.summary ? <pre class="tavern-agent__text" data-testid="task-summary">{task.summary}</pre> : null}
+            {task.reason && status !== 'completed' ? (
+                <p class="tavern-agent__call-error" data-testid="task-reason">
+                    {task.reason}
+                </p>
+            ) : null}
+            {task.summaryPath ? (
+                <div class="tavern-agent__toolbar">
+                    <button type="button" class="menu_button tavern-agent__button" data-action="task-summary-file" aria-expanded={fileOpen} onClick={() => toggleRow(fileKey)}>
+                        <span class="fa-solid fa-file-lines" aria-hidden="true" /> {task.summaryPath}
+                    </button>
+                </div>
+            ) : null}
+            {task.summaryPath && fileOpen ? <RunFileText runId={nested.runId} path={task.summaryPath} version={0} /> : null}
+        </section>
+    );
+}
+
+/**
+ * One sub-agent task under the delegate call that started it: who works on what, its status, elapsed
+ * time, tokens and rounds (live while it runs); opened, its result and its own steps, drawn by the same
+ * row views as the run's.
+ */
+export function TaskBlock({ row, nested, ctx }: { row: ToolRow; nested: TimelineModel; ctx: RowContext }) {
+    const task = nested.task!;
+    const status = shownTaskStatus(task, ctx.summary.state);
+    const now = useNow(status === 'running');
+    const figures = taskFigures(task, nested.summary, now, ctx.summary.endedAt);
+    const expandKey = `${ctx.keyPrefix}${row.key}/task`;
+    const open = expandedRows.value.has(expandKey);
+    const bodyId = `tavern-agent-task-${nested.runId}-${task.taskId}`;
+    const meta = [
+        formatDuration(figures.elapsedMs) || '0 ms',
+        `↑${formatCount(figures.tokensIn)} ↓${formatCount(figures.tokensOut)}`,
+        `${t`rounds`} ${figures.rounds}`,
+    ].join(' · ');
+    const outcome = status === 'running' ? '' : firstLine(task.summary || task.reason || '');
+    return (
+        <div
+            class={`tavern-agent__task tavern-agent__task--${TONES[status]}${open ? ' tavern-agent__task--open' : ''}`}
+            data-task-id={task.taskId}
+            data-task-status={status}
+            data-agent-id={task.agentId}
+        >
+            <button type="button" class="tavern-agent__task-toggle" aria-expanded={open} aria-controls={open ? bodyId : undefined} onClick={() => toggleRow(expandKey)}>
+                <span class={`fa-solid ${ICONS[status]} fa-fw tavern-agent__row-icon`} aria-hidden="true" />
+                <span class="tavern-agent__task-line">
+                    <span class="tavern-agent__task-agent">{task.agentName}</span>
+                    <span class={`tavern-agent__badge tavern-agent__badge--${status}`} data-testid="task-status">
+                        {taskStatusLabel(status)}
+                    </span>
+                    <span class="tavern-agent__task-title">{task.title || firstLine(task.objective, 80)}</span>
+                </span>
+                <span class="tavern-agent__task-line tavern-agent__task-sub">
+                    <span class="tavern-agent__event-meta" data-testid="task-meta">
+                        {meta}
+                    </span>
+                    {outcome ? <span class="tavern-agent__event-detail">{outcome}</span> : null}
+                </span>
+            </button>
+            {open ? (
+                <div class="tavern-agent__task-body" id={bodyId}>
+                    <TaskResult nested={nested} ctx={ctx} status={status} />
+                    {nested.rows.length > 0 ? (
+                        <ol class="tavern-agent__events tavern-agent__events--nested" aria-label={`${t`Steps of`} ${task.agentName}`}>
+                            {nested.rows.map((child) => (
+                                <li key={child.key}>
+                                    <RowView row={child} ctx={{ ...ctx, model: nested, keyPrefix: `${ctx.keyPrefix}${row.key}/` }} />
+                                </li>
+                            ))}
+                        </ol>
+                    ) : null}
+                </div>
+            ) : null}
+        </div>
+    );
+}
