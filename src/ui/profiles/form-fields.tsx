@@ -49,17 +49,33 @@ interface FieldProps {
     label: string;
     errors: readonly FieldError[];
     hint?: string;
+    /** Worth a look, but saving is allowed (e.g. a caller id that names no profile yet). */
+    warnings?: readonly string[];
     children: ComponentChildren;
 }
 
-/** A labelled single input. */
-export function Field({ path, label, errors, hint, children }: FieldProps) {
+export function FieldWarnings({ warnings }: { warnings: readonly string[] | undefined }) {
+    if (!warnings?.length) return null;
     return (
-        <div class="tavern-agent__field" data-field={path} data-invalid={errors.length ? 'true' : undefined}>
+        <ul class="tavern-agent__field-warnings" data-testid="field-warnings">
+            {warnings.map((warning) => (
+                <li class="tavern-agent__warning" data-testid="field-warning">
+                    <span class="fa-solid fa-triangle-exclamation" aria-hidden="true" /> {warning}
+                </li>
+            ))}
+        </ul>
+    );
+}
+
+/** A labelled single input. */
+export function Field({ path, label, errors, hint, warnings, children }: FieldProps) {
+    return (
+        <div class="tavern-agent__field" data-field={path} data-invalid={errors.length ? 'true' : undefined} data-warning={warnings?.length ? 'true' : undefined}>
             <label for={inputId(path)}>{label}</label>
             {children}
             {hint ? <small class="tavern-agent__muted">{hint}</small> : null}
             <FieldErrors path={path} errors={errors} />
+            <FieldWarnings warnings={warnings} />
         </div>
     );
 }
@@ -100,9 +116,18 @@ export function NumberField(props: { path: string; label: string; value: number;
     );
 }
 
-export function TextField(props: { path: string; label: string; value: string; errors: readonly FieldError[]; hint?: string; readOnly?: boolean; onValue(value: string): void }) {
+export function TextField(props: {
+    path: string;
+    label: string;
+    value: string;
+    errors: readonly FieldError[];
+    hint?: string;
+    warnings?: readonly string[];
+    readOnly?: boolean;
+    onValue(value: string): void;
+}) {
     return (
-        <Field path={props.path} label={props.label} errors={props.errors} {...(props.hint ? { hint: props.hint } : {})}>
+        <Field path={props.path} label={props.label} errors={props.errors} {...(props.hint ? { hint: props.hint } : {})} {...(props.warnings ? { warnings: props.warnings } : {})}>
             <input
                 id={inputId(props.path)}
                 class="text_pole"

@@ -179,6 +179,8 @@ export function ProfileEditor() {
                         errors={errors}
                         tools={data.tools}
                         connections={data.connections}
+                        profileIds={data.listings.map((item) => item.id)}
+                        profiles={data.listings.flatMap((item) => (item.profile ? [item.profile] : []))}
                         saving={saving}
                         onDraft={setDraft}
                         onSave={() => void save()}

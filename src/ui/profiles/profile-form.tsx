@@ -4,6 +4,7 @@ import type { ToolInfo } from '../../contract/wire';
 import { VISIBLE_ROOTS } from '../../contract/workspace-roots';
 import type { ConnectionProfile } from '../../host/connection-profiles';
 import { t } from '../../i18n/t';
+import { delegationTargets, unknownCallerWarnings } from './delegation-check';
 import { CheckboxField, Checklist, Field, FieldErrors, inputId, invalidProps, NumberField, TextField } from './form-fields';
 import { errorsAt, unplacedErrors, type Draft } from './profile-draft';
 import { ToolFields } from './tool-fields';
@@ -13,6 +14,9 @@ interface ProfileFormProps {
     errors: readonly FieldError[];
     tools: readonly ToolInfo[];
     connections: readonly ConnectionProfile[];
+    /** Every listed profile id (the valid ones in `profiles`): delegation fields are checked against them. */
+    profileIds: readonly string[];
+    profiles: readonly Profile[];
     saving: boolean;
     onDraft(draft: Draft): void;
     onSave(): void;
@@ -61,7 +65,7 @@ function ModelField({ profile, connections, errors, edit }: { profile: Profile; 
 }
 
 /** Every field of a profile (SPEC §5), each with the worker's errors for it right below. */
-export function ProfileForm({ draft, errors, tools, connections, saving, onDraft, onSave }: ProfileFormProps) {
+export function ProfileForm({ draft, errors, tools, connections, profileIds, profiles, saving, onDraft, onSave }: ProfileFormProps) {
     const profile = draft.profile;
     const edit = (change: (p: Profile) => void) => {
         const next = structuredClone(profile);
@@ -71,6 +75,8 @@ export function ProfileForm({ draft, errors, tools, connections, saving, onDraft
     const editLists = (change: Partial<Draft['lists']>) => onDraft({ ...draft, lists: { ...draft.lists, ...change } });
     const at = (path: string) => errorsAt(errors, path);
     const general = unplacedErrors(errors);
+    const callerWarnings = unknownCallerWarnings(draft.lists.allowedCallers, [...profileIds, profile.id]);
+    const targets = delegationTargets(profile.id, profiles);
     return (
         <form
             class="tavern-agent__profile-form"
@@ -140,9 +146,16 @@ export function ProfileForm({ draft, errors, tools, connections, saving, onDraft
 
             <h5 class="tavern-agent__form-heading">{t`Delegation`}</h5>
             <CheckboxField path="delegation.canDelegate" label={t`Can delegate to sub-agents`} checked={profile.delegation.canDelegate} errors={at('delegation.canDelegate')} onValue={(v) => edit((p) => void (p.delegation.canDelegate = v))} />
+            {profile.delegation.canDelegate ? (
+                <p class="tavern-agent__muted" data-testid="delegation-targets">
+                    {targets.length
+                        ? `${t`May call:`} ${targets.map((target) => `${target.displayName} (${target.id})`).join(', ')}`
+                        : t`No agent accepts calls from this profile yet: make one callable, allowed as a sub-agent, and list this id (or *) among its allowed callers.`}
+                </p>
+            ) : null}
             <CheckboxField path="delegation.callable" label={t`Callable by other agents`} checked={profile.delegation.callable} errors={at('delegation.callable')} onValue={(v) => edit((p) => void (p.delegation.callable = v))} />
             <CheckboxField path="delegation.allowAsSubagent" label={t`Allowed to run as a sub-agent`} checked={profile.delegation.allowAsSubagent} errors={at('delegation.allowAsSubagent')} onValue={(v) => edit((p) => void (p.delegation.allowAsSubagent = v))} />
-            <TextField path="delegation.allowedCallers" label={t`Allowed callers`} hint={t`Profile ids, comma-separated; * means any.`} value={draft.lists.allowedCallers} errors={at('delegation.allowedCallers')} onValue={(value) => editLists({ allowedCallers: value })} />
+            <TextField path="delegation.allowedCallers" label={t`Allowed callers`} hint={t`Profile ids, comma-separated; * means any.`} value={draft.lists.allowedCallers} errors={at('delegation.allowedCallers')} warnings={callerWarnings} onValue={(value) => editLists({ allowedCallers: value })} />
             <div class="tavern-agent__field-row">
                 <NumberField path="delegation.maxDelegationsPerRun" label={t`Max delegations per run`} value={profile.delegation.maxDelegationsPerRun} errors={at('delegation.maxDelegationsPerRun')} onValue={(v) => edit((p) => void (p.delegation.maxDelegationsPerRun = v))} />
                 <NumberField path="delegation.maxConcurrent" label={t`Max concurrent sub-agents`} value={profile.delegation.maxConcurrent} errors={at('delegation.maxConcurrent')} onValue={(v) => edit((p) => void (p.delegation.maxConcurrent = v))} />
