@@ -11,9 +11,9 @@ import { claude } from './mock-model/claude';
 import { usageOf, type DialectImpl, type ReplyCtx } from './mock-model/common';
 import { gemini } from './mock-model/gemini';
 import { openai } from './mock-model/openai';
-import type { Dialect, MockModel, MockTurn, RecordedRequest } from './mock-model/types';
+import type { Dialect, MockModel, MockRoute, MockTurn, RecordedRequest } from './mock-model/types';
 
-export type { Dialect, MockModel, MockToolCall, MockTurn, RecordedRequest } from './mock-model/types';
+export type { Dialect, MockModel, MockRoute, MockToolCall, MockTurn, RecordedRequest } from './mock-model/types';
 
 const DIALECTS: Record<Dialect, DialectImpl> = { openai, claude, gemini };
 const DEFAULT_WAIT_MS = 5000;
@@ -52,6 +52,7 @@ const isTurn = (t: unknown): t is MockTurn => typeof t === 'object' && t !== nul
 
 export async function startMockModel(opts: { port?: number; logFile?: string } = {}): Promise<MockModel> {
   let queue: MockTurn[] = [];
+  let routes: Array<MockRoute & { next: number }> = [];
   let responder: ((req: RecordedRequest) => MockTurn | undefined) | null = null;
   let records: RecordedRequest[] = [];
   let seq = 0;
@@ -66,13 +67,27 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
 
   function reset(): void {
     queue = [];
+    routes = [];
     records = [];
     responder = null;
     seq = 0;
     generationCount = 0;
   }
 
+  function routedTurn(rec: RecordedRequest): MockTurn | undefined {
+    for (const route of routes) {
+      if (route.next >= route.turns.length && !route.repeat) continue;
+      if (!route.when(rec)) continue;
+      const turn = route.turns[Math.min(route.next, route.turns.length - 1)];
+      route.next += 1;
+      if (turn) return turn;
+    }
+    return undefined;
+  }
+
   function chooseTurn(rec: RecordedRequest, impl: DialectImpl, n: number): MockTurn {
+    const routed = routedTurn(rec);
+    if (routed) return routed;
     const queued = queue.shift();
     if (queued) return queued;
     const fromResponder = responder?.(rec);
@@ -121,6 +136,7 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
     res.on('close', () => {
       if (!res.writableFinished) clientGone = true;
       if (!rec) return;
+      rec.endedAt = Date.now();
       if (clientGone) rec.aborted = true;
       log(rec);
     });
@@ -188,6 +204,7 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
     url,
     openaiBaseUrl: `${url}/v1`,
     enqueue: (...turns) => void queue.push(...turns),
+    route: (route) => void routes.push({ ...route, next: 0 }),
     setResponder: (fn) => void (responder = fn),
     requests: () => [...records],
     generations,

@@ -148,6 +148,21 @@ describe('turn selection', () => {
     assert.deepEqual(mock.generations().map((g) => g.seq), [1, 2, 3, 4, 5, 6]);
   });
 
+  it('routes answer the requests they match, before the queue, each from its own script; every request records when it ended', async () => {
+    const send = async (content: string) => (await (await fetch(`${mock.openaiBaseUrl}/chat/completions`, json(userMsg(content)))).json()) as any;
+    mock.route({ when: (req) => JSON.stringify(req.body).includes('child'), turns: [{ text: 'child 1' }, { text: 'child 2' }], repeat: true });
+    mock.route({ when: (req) => JSON.stringify(req.body).includes('parent'), turns: [{ text: 'parent 1' }] });
+    mock.enqueue({ text: 'queued' });
+    assert.equal((await send('parent')).choices[0].message.content, 'parent 1');
+    assert.equal((await send('child')).choices[0].message.content, 'child 1');
+    assert.equal((await send('parent')).choices[0].message.content, 'queued', 'a route without turns left gives way');
+    assert.equal((await send('child')).choices[0].message.content, 'child 2');
+    assert.equal((await send('child')).choices[0].message.content, 'child 2', 'repeat: the last turn again');
+    for (const g of mock.generations()) assert.ok(typeof g.endedAt === 'number' && g.endedAt >= g.at);
+    mock.reset();
+    assert.match((await send('child')).choices[0].message.content, /^MOCK_REPLY/, 'reset clears routes');
+  });
+
   it('waitForGenerations resolves on arrival and rejects on timeout', async () => {
     const waiting = mock.waitForGenerations(2, 1000);
     await fetch(`${mock.openaiBaseUrl}/chat/completions`, json(userMsg('one')));

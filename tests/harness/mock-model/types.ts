@@ -31,6 +31,15 @@ export interface RecordedRequest {
   kind: 'generate' | 'models' | 'other';
   aborted?: boolean;
   answeredWith?: MockTurn;
+  /** When the answer was fully sent, or the client went away (ms since epoch): [at, endedAt] is the time in flight. */
+  endedAt?: number;
+}
+
+/** Answers the requests `when` matches, with `turns` in order (the last one again once they run out, if `repeat`). */
+export interface MockRoute {
+  when: (req: RecordedRequest) => boolean;
+  turns: MockTurn[];
+  repeat?: boolean;
 }
 
 export interface MockModel {
@@ -39,6 +48,11 @@ export interface MockModel {
   /** `${url}/v1`: what SillyTavern's custom_url is set to. */
   openaiBaseUrl: string;
   enqueue(...turns: MockTurn[]): void;
+  /**
+   * Consulted before the queue: the first route whose `when` matches and has a turn left answers. For runs
+   * where several agents ask at once (a parent and its sub-agents), so each gets its own script.
+   */
+  route(route: MockRoute): void;
   /** Consulted when the queue is empty. */
   setResponder(fn: ((req: RecordedRequest) => MockTurn | undefined) | null): void;
   /** Every request, in order. */
@@ -46,7 +60,7 @@ export interface MockModel {
   /** Only model generation requests. */
   generations(): RecordedRequest[];
   waitForGenerations(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
-  /** Clears queue, records, responder. */
+  /** Clears queue, routes, records, responder. */
   reset(): void;
   close(): Promise<void>;
 }
