@@ -14,8 +14,9 @@ import { mainThread } from './main-thread';
 import { markdownTable, notesText, type Benchmark, type BenchResult } from './lib/report';
 import { Shared } from './lib/shared';
 import { timelineScroll } from './timeline-scroll';
+import { subagents } from './subagents';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, subagents];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

@@ -59,6 +59,12 @@ function runInput(runId: string): RunInput {
     };
 }
 
+/** A writer allowed to delegate, with room for the serial script's seven rounds. */
+function subagentInput(runId: string): RunInput {
+    const input = runInput(runId);
+    return { ...input, profile: { ...input.profile, delegation: { ...input.profile.delegation, canDelegate: true } } };
+}
+
 let opened = false;
 
 /** One whole run with `rounds` list-files rounds; wall time on the page, host time (≈ 0) kept apart. */
@@ -103,6 +109,8 @@ const benchPage = {
     bareTransactions: (count: number) => worker.bareTransactions(count),
     checkpoints: (opts: Parameters<WorkerBench['checkpoints']>[0]) => worker.checkpoints(opts),
     chatSearch: (opts: Parameters<WorkerBench['chatSearch']>[0]) => worker.chatSearch(opts),
+    subagentRun: (script: Parameters<WorkerBench['subagentRun']>[1], childDelayMs: number) =>
+        worker.subagentRun(subagentInput(`bench-sub-${crypto.randomUUID()}`), script, childDelayMs),
 };
 
 export type BenchPage = typeof benchPage;

@@ -18,6 +18,7 @@ import { runAgent } from '../../src/engine/run';
 import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import { prng, prose } from './text';
+import { subagentHost, type SubagentScript } from './subagent-host';
 
 function utf8Bytes(text: string | null): number {
     return text === null ? 0 : new TextEncoder().encode(text).length;
@@ -227,6 +228,20 @@ async function inWorkerRun(input: RunInput, replies: unknown[], storageKind: 'id
     return { ms: elapsed, storageCalls };
 }
 
+/**
+ * One run of the real loop on IndexedDB whose parent delegates by `script` and whose children answer after
+ * `childDelayMs` (the host lives in the worker: only the engine's own time and the model's delay count).
+ */
+async function subagentRun(input: RunInput, script: SubagentScript, childDelayMs: number): Promise<{ ms: number; state: string; childRequests: number; error: string | null }> {
+    const db = await openTavernAgentDb(`bench-subagents-${crypto.randomUUID()}`);
+    const host = subagentHost(script, childDelayMs);
+    const started = performance.now();
+    const outcome = await runAgent(input, { storage: createIdbRunStorage(db), host, tools: ALL_TOOLS, sink: () => undefined, signal: new AbortController().signal });
+    const ms = performance.now() - started;
+    db.close();
+    return { ms, state: outcome.state, childRequests: host.childRequests, error: outcome.error?.message ?? null };
+}
+
 const engine = createEngine();
 
 export const workerBench = {
@@ -235,6 +250,7 @@ export const workerBench = {
     inWorkerRun,
     checkpoints,
     chatSearch,
+    subagentRun,
 };
 
 export type WorkerBench = typeof workerBench;
