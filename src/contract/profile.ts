@@ -103,7 +103,8 @@ export const WRITER_PROFILE: Profile = {
     id: 'writer',
     displayName: 'Writer',
     description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'agent.*'] },
+    delegation: { ...BASE.delegation, canDelegate: true },
 };
 
 export const RESEARCHER_PROFILE: Profile = {
@@ -134,7 +135,7 @@ export const EDITOR_PROFILE: Profile = {
         maxRounds: 20,
         maxCallsPerRun: 40,
     },
-    delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true },
+    delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true, allowedCallers: ['writer'] },
     workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['summaries'] },
 };
 
@@ -143,7 +144,8 @@ export const GAME_MASTER_PROFILE: Profile = {
     id: 'game-master',
     displayName: 'Game Master',
     description: 'Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*', 'agent.*'] },
+    delegation: { ...BASE.delegation, canDelegate: true },
     systemPrompt:
         'You are the game master. When an action has an uncertain outcome, roll for it with dice_roll (e.g. 1d20 for a check, 2d6 for damage) before you narrate, and let the numbers decide. Mention the roll briefly in the reply.',
 };

@@ -43,6 +43,8 @@ export interface ToolInfo {
 export interface HostBridge {
     /** One model call through SillyTavern's backend; never throws, errors come back as data. */
     requestModel(request: ModelRequest): Promise<ModelReply>;
+    /** Aborts one request in flight (a sub-agent cancelled while its parent goes on); test fakes may omit it. */
+    abortModelRequest?(requestId: string): void;
     /** Writes text into the run's chat (identity checked again first). */
     commit(request: CommitRequest): Promise<Result<{ messageId: number }>>;
     /** Journal events as they are stored, in order. */

@@ -17,7 +17,11 @@ export class Budget {
     calls = 0;
     private readonly perTool = new Map<string, number>();
 
-    constructor(private readonly limits: Profile['tools']) {}
+    constructor(
+        private readonly limits: Profile['tools'],
+        /** Tools still callable once the totals are spent: commit and finish, or a sub-agent's task.return. */
+        private readonly wrapUpTools: ReadonlySet<string> = WRAP_UP_TOOLS,
+    ) {}
 
     get roundsExhausted(): boolean {
         return this.rounds >= this.limits.maxRounds;
@@ -44,7 +48,7 @@ export class Budget {
      * spent (the wrap-up turn), but their own caps hold.
      */
     refusal(tool: string): string | null {
-        if (!WRAP_UP_TOOLS.has(tool) && this.callsExhausted) return `the run's budget of ${this.limits.maxCallsPerRun} tool calls is used up`;
+        if (!this.wrapUpTools.has(tool) && this.callsExhausted) return `the run's budget of ${this.limits.maxCallsPerRun} tool calls is used up`;
         const cap = this.toolCap(tool);
         if (cap !== undefined && (this.perTool.get(tool) ?? 0) >= cap) return `${tool} may be called at most ${cap} times in a run`;
         return null;

@@ -37,6 +37,7 @@ export class Dispatcher {
         private readonly registry: readonly ToolDefinition[],
         private readonly profile: Profile,
         private readonly budget: Budget,
+        private readonly options: { wrapUpTools: ReadonlySet<string>; insideTask: boolean } = { wrapUpTools: WRAP_UP_TOOLS, insideTask: false },
     ) {
         for (const tool of registry) {
             this.byName.set(tool.name, tool);
@@ -52,7 +53,7 @@ export class Dispatcher {
     /** The tools the model is shown: allow minus deny, none capped at 0 calls, only commit and finish during wrap-up. */
     visibleTools(wrapUp: boolean): ToolDefinition[] {
         return this.registry.filter(
-            (tool) => isToolAllowed(this.profile, tool.name) && this.budget.toolCap(tool.name) !== 0 && (!wrapUp || WRAP_UP_TOOLS.has(tool.name)),
+            (tool) => isToolAllowed(this.profile, tool.name) && this.budget.toolCap(tool.name) !== 0 && (!wrapUp || this.options.wrapUpTools.has(tool.name)),
         );
     }
 
@@ -76,12 +77,16 @@ export class Dispatcher {
             canonical: tool?.name ?? null,
             outcome: failure(toolError(code, message, hint)),
         });
+        if (tool?.name === 'task.return' && !this.options.insideTask) {
+            return refuse('agent.return_outside_task', 'task_return only ends a sub-agent task, and this agent is not working on one.', 'Finish your own work with the tools you were given.');
+        }
         if (!tool || !isToolAllowed(this.profile, tool.name)) {
             const names = this.visibleTools(wrapUp).map((t) => t.alias).join(', ');
             return refuse('tool.not_allowed', `Tool "${call.name}" is not available to this agent.`, `Available tools: ${names}.`);
         }
-        if (wrapUp && !WRAP_UP_TOOLS.has(tool.name)) {
-            return refuse('tool.budget_exhausted', `The run's budget is used up; ${tool.alias} can no longer be called.`, 'Only workspace_commit and workspace_finish remain: commit your reply and finish.');
+        if (wrapUp && !this.options.wrapUpTools.has(tool.name)) {
+            const remaining = [...this.options.wrapUpTools].map((name) => name.replace(/\./g, '_')).join(' and ');
+            return refuse('tool.budget_exhausted', `The budget is used up; ${tool.alias} can no longer be called.`, `Only ${remaining} remain: use them now.`);
         }
         const refusal = this.budget.refusal(tool.name);
         if (refusal) return refuse('tool.budget_exhausted', `Not called: ${refusal}.`, 'Use the other tools, or commit your reply and finish.');

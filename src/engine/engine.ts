@@ -35,8 +35,8 @@ export function createEngine(): EngineApi {
     let storage: RunStorage | null = null;
     let openedFor: string | null = null;
     const running = new Map<string, AbortController>();
-    /** Profiles resolved by prepareRun, waiting for their run to start. */
-    const preparedProfiles = new Map<string, Profile>();
+    /** Profiles resolved by prepareRun (the run's own, and every valid one for delegation), waiting for their run. */
+    const preparedRuns = new Map<string, { profile: Profile; profiles: Profile[] }>();
 
     /** Runs a storage action, turning a missing database or a storage error into data. */
     async function withStorage<T>(action: (storage: RunStorage) => Promise<Result<T>>): Promise<Result<T>> {
@@ -57,10 +57,10 @@ export function createEngine(): EngineApi {
         if (!store) return fail('store.not_open', 'The engine has not opened its storage yet.');
         const parsed = RunRequestSchema.safeParse(rawRequest);
         if (!parsed.success) return fail('run.invalid_input', 'The run could not start: its input snapshot is invalid.', parsed.error.message);
-        const profile = preparedProfiles.get(parsed.data.runId);
-        preparedProfiles.delete(parsed.data.runId);
-        if (!profile) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
-        const input = { ...parsed.data, profile };
+        const prepared = preparedRuns.get(parsed.data.runId);
+        preparedRuns.delete(parsed.data.runId);
+        if (!prepared) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
+        const input = { ...parsed.data, profile: prepared.profile };
         if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
         const controller = new AbortController();
         running.set(input.runId, controller);
@@ -72,6 +72,7 @@ export function createEngine(): EngineApi {
                     tools: ALL_TOOLS,
                     sink: createEventPump((events) => void host.onEvents(events)),
                     signal: controller.signal,
+                    profiles: prepared.profiles,
                 }),
             );
             return ok(outcome);
@@ -103,7 +104,10 @@ export function createEngine(): EngineApi {
         },
         async prepareRun(runId, profileId, stored) {
             const resolved = resolveProfile(profileId, stored);
-            if (resolved.ok) preparedProfiles.set(runId, resolved.value);
+            if (resolved.ok) {
+                const profiles = listProfiles(stored).flatMap((listing) => (listing.profile ? [listing.profile] : []));
+                preparedRuns.set(runId, { profile: resolved.value, profiles });
+            }
             return resolved;
         },
         async startRun(rawRequest, host) {

@@ -8,10 +8,8 @@ import type { AgentInvocation } from './invocation';
  * model reads. Records are keyed by a run-unique id: providers may send `call_0` every round.
  */
 export async function executeToolCall(agent: AgentInvocation, call: ToolCall, preset?: PreparedCall): Promise<string> {
-    const { session, workspace, dispatcher } = agent;
-    const { journal } = session;
-    agent.state.callCount += 1;
-    const callId = `call-${String(agent.state.callCount).padStart(4, '0')}`;
+    const { session, workspace, dispatcher, journal } = agent;
+    const callId = session.nextCallId();
     const argsPath = `tool-args/${callId}.json`;
     const resultPath = `tool-results/${callId}.json`;
     const started = session.now();
@@ -26,7 +24,8 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
         workspace,
         run: agent.controls,
         skills: agent.skills,
-        signal: session.signal,
+        agents: agent.agentsFor(callId),
+        signal: agent.signal,
     });
     const durationMs = session.now() - started;
     const content = modelFacingText(outcome, resultPath);

@@ -2,7 +2,7 @@ import { toolError } from '../contract/errors';
 import type { ModelTurn, ToolCall, WireMessage } from '../contract/model';
 import { failure, type ToolOutcome } from '../tools/tool';
 import type { PreparedCall } from './dispatch';
-import type { AgentInvocation } from './invocation';
+import { checkCancelled, type AgentInvocation } from './invocation';
 import { executeToolCall } from './execute-tool-call';
 
 /** Finish reasons that mean the provider cut the response at its length limit. */
@@ -21,7 +21,7 @@ export async function executeToolCalls(agent: AgentInvocation, turn: ModelTurn):
             agent.conversation.push({ role: 'tool', tool_call_id: call.id, content: 'Not run: the run has already finished.' });
             continue;
         }
-        agent.session.checkCancelled();
+        checkCancelled(agent);
         const content = await executeToolCall(agent, call, truncated ? truncatedRefusal(agent, call) : undefined);
         agent.conversation.push({ role: 'tool', tool_call_id: call.id, content });
     }

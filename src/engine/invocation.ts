@@ -1,13 +1,16 @@
 import { RunFailure } from '../contract/errors';
 import type { WireMessage } from '../contract/model';
 import type { Profile } from '../contract/profile';
+import type { AgentAccess } from '../tools/agent-access';
 import type { RunControls, SkillAccess } from '../tools/tool';
+import type { JournalWriter } from '../workspace/journal-writer';
 import type { Workspace } from '../workspace/workspace';
-import { Budget, type WrapUpReason } from './budget';
+import { Budget, WRAP_UP_TOOLS, type WrapUpReason } from './budget';
 import { applyContextSettings } from './context';
 import { Dispatcher } from './dispatch';
 import { agentInstructions } from './instructions';
 import type { RunSession } from './run-session';
+import { TaskBoard } from './task-board';
 
 /** Where one agent stands in its loop. */
 export interface LoopState {
@@ -17,25 +20,43 @@ export interface LoopState {
     /** Set when the budget ran out; the next model turn is the wrap-up turn. */
     wrapUp: WrapUpReason | null;
     wrapUpTurnTaken: boolean;
-    /** Tool calls made so far in the run by this agent: numbers the run-unique call ids. */
-    callCount: number;
+    tokensIn: number;
+    tokensOut: number;
 }
 
 /**
  * One agent working inside a run: its profile, budget, tools, conversation and loop state. The root agent
- * is one; a sub-agent will be another over the same session and workspace, running the same loop.
+ * is one; each sub-agent task is another over the same session and files, running the same loop.
  */
 export interface AgentInvocation {
     readonly session: RunSession;
     readonly profile: Profile;
+    /** The task this agent works on, or null for the root agent. */
+    readonly taskId: string | null;
     readonly foreground: boolean;
     readonly workspace: Workspace;
+    /** The run's journal, stamped with the task for a sub-agent. */
+    readonly journal: JournalWriter;
+    /** The run's cancel signal, or a sub-agent's own (cancelled with its task). */
+    readonly signal: AbortSignal;
     readonly budget: Budget;
     readonly dispatcher: Dispatcher;
     readonly controls: RunControls;
     readonly skills: SkillAccess;
+    /** Delegation as the tool call `callId` sees it. */
+    agentsFor(callId: string): AgentAccess;
+    /** The tasks this agent started (null for a sub-agent: they never delegate). */
+    readonly tasks: TaskBoard | null;
     readonly conversation: WireMessage[];
     readonly state: LoopState;
+}
+
+export function newLoopState(): LoopState {
+    return { finished: false, finishReason: null, reminders: 0, wrapUp: null, wrapUpTurnTaken: false, tokensIn: 0, tokensOut: 0 };
+}
+
+export function checkCancelled(agent: AgentInvocation): void {
+    if (agent.signal.aborted) throw new RunFailure('run.cancelled', agent.taskId ? 'The task was cancelled.' : 'The run was stopped.');
 }
 
 /** The agent that answers the user: the run's own profile, the run's commit, the prompt SillyTavern built. */
@@ -44,8 +65,9 @@ export function createRootInvocation(session: RunSession, workspace: Workspace):
     const profile = input.profile;
     const foreground = profile.presentation === 'foreground';
     const budget = new Budget(profile.tools);
-    const dispatcher = new Dispatcher(session.deps.tools, profile, budget);
-    const state: LoopState = { finished: false, finishReason: null, reminders: 0, wrapUp: null, wrapUpTurnTaken: false, callCount: 0 };
+    const dispatcher = new Dispatcher(session.deps.tools, profile, budget, { wrapUpTools: WRAP_UP_TOOLS, insideTask: false });
+    const state = newLoopState();
+    const tasks = new TaskBoard(session, workspace, profile);
     const controls: RunControls = {
         foreground,
         hasCommitted: () => session.hasCommitted,
@@ -53,14 +75,35 @@ export function createRootInvocation(session: RunSession, workspace: Workspace):
         finish(reason) {
             state.finished = true;
             state.finishReason = reason;
+            // workspace.finish ends the run's sub-agents at once (SPEC §3).
+            tasks.cancelAll('The parent agent finished the run.');
         },
     };
     const conversation: WireMessage[] = [
         { role: 'system', content: agentInstructions(input, profile, dispatcher.visibleTools(false).map((t) => t.alias)) },
         ...applyContextSettings(input.prompt, profile.context, input.worldInfo.entries).map((m) => ({ role: m.role, content: m.content ?? '' })),
     ];
-    const skills: SkillAccess = { readFile: session.deps.skillFiles ?? (async () => undefined), charsRead: 0 };
-    return { session, profile, foreground, workspace, budget, dispatcher, controls, skills, conversation, state };
+    return {
+        session,
+        profile,
+        taskId: null,
+        foreground,
+        workspace,
+        journal: session.journal,
+        signal: session.signal,
+        budget,
+        dispatcher,
+        controls,
+        skills: newSkillAccess(session),
+        agentsFor: (callId) => tasks.accessFor(callId),
+        tasks,
+        conversation,
+        state,
+    };
+}
+
+export function newSkillAccess(session: RunSession): SkillAccess {
+    return { readFile: session.deps.skillFiles ?? (async () => undefined), charsRead: 0 };
 }
 
 /** A commit goes through the host (identity checked there); a host refusal ends the run. */

@@ -12,6 +12,8 @@ export type EventSink = (event: JournalEvent) => void;
  */
 export class Journal implements JournalWriter {
     private seq: number;
+    /** Appends run one after another even when sub-agents append at once: seq stays gapless and ordered. */
+    private tail: Promise<unknown> = Promise.resolve();
 
     constructor(
         readonly runId: string,
@@ -24,7 +26,13 @@ export class Journal implements JournalWriter {
     }
 
     /** Stores the event (with the records it describes, in one transaction), then pushes it. */
-    async append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent> {
+    append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent> {
+        const next = this.tail.then(() => this.write(type, payload, attachments));
+        this.tail = next.catch(() => undefined);
+        return next;
+    }
+
+    private async write<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent> {
         const event: JournalEvent = { v: RECORD_VERSION, runId: this.runId, seq: this.seq, at: this.now(), type, payload };
         try {
             await this.storage.appendEvent(event, attachments);

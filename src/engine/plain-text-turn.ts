@@ -17,6 +17,6 @@ export async function answerPlainText(agent: AgentInvocation, turn: ModelTurn): 
         throw new RunFailure('model.tool_call_required', `The model answered in plain text instead of using tools. Its text is saved in ${DIRECT_OUTPUT_PATH}.`);
     }
     state.reminders += 1;
-    await agent.session.journal.append('model-reminder', { round: agent.budget.rounds, attempt: state.reminders, savedTo: DIRECT_OUTPUT_PATH });
+    await agent.journal.append('model-reminder', { round: agent.budget.rounds, attempt: state.reminders, savedTo: DIRECT_OUTPUT_PATH });
     conversation.push({ role: 'user', content: toolReminder(state.reminders, profile.maxToolReminders) });
 }

@@ -1,5 +1,6 @@
 import { RunFailure } from '../contract/errors';
 import { RECORD_VERSION, type RunRecord, type RunState } from '../contract/records';
+import type { Profile } from '../contract/profile';
 import type { RunInput } from '../contract/run-input';
 import type { HostBridge } from '../contract/wire';
 import type { RunStorage } from '../store/run-storage';
@@ -17,6 +18,8 @@ export interface RunDependencies {
     now?: () => number;
     /** Reads a file of a cached skill bundle by content hash (the run's skills are frozen by hash). */
     skillFiles?: SkillAccess['readFile'];
+    /** Every valid profile of the user, built-ins included: the agents a run may delegate to. */
+    profiles?: readonly Profile[];
     /** Jitter source for retry backoff; tests pin it. */
     random?: () => number;
 }
@@ -76,6 +79,20 @@ export class RunSession {
         this.record.state = to;
         await this.saveRecord();
         await this.journal.append('run-state', { from, to });
+    }
+
+    private calls = 0;
+    private tasks = 0;
+
+    /** Run-unique tool-call ids, across the root agent and its sub-agents. */
+    nextCallId(): string {
+        this.calls += 1;
+        return `call-${String(this.calls).padStart(4, '0')}`;
+    }
+
+    nextTaskId(): string {
+        this.tasks += 1;
+        return `task-${this.tasks}`;
     }
 
     checkCancelled(): void {

@@ -1,7 +1,7 @@
 import type { RunInput, RunOutcome } from '../contract/run-input';
 import { runAgentLoop } from './agent-loop';
 import { completeRun, failRun } from './complete-run';
-import { createRootInvocation } from './invocation';
+import { createRootInvocation, type AgentInvocation } from './invocation';
 import { prepareRun } from './prepare-run';
 import { RunSession, type RunDependencies } from './run-session';
 
@@ -9,18 +9,21 @@ export type { RunDependencies };
 
 /**
  * One agent run, start to end (SPEC §1): prepare (record, skills, workspace, frozen inputs) → the agent
- * loop until finish or wrap-up → complete (persist/ only after finish). Any failure, cancel included,
- * ends in failRun. Every step is journaled before the next one depends on it.
+ * loop until finish or wrap-up → its sub-agents closed → complete (persist/ only after finish). Any
+ * failure, cancel included, ends in failRun. Every step is journaled before the next one depends on it.
  */
 export async function runAgent(input: RunInput, deps: RunDependencies): Promise<RunOutcome> {
     const session = new RunSession(input, deps);
+    let agent: AgentInvocation | null = null;
     try {
         const workspace = await prepareRun(session);
-        const agent = createRootInvocation(session, workspace);
+        agent = createRootInvocation(session, workspace);
         await session.setState('running');
         const end = await runAgentLoop(agent);
+        await agent.tasks?.closeAll('The run ended.');
         return await completeRun(session, workspace, end);
     } catch (error) {
+        await agent?.tasks?.closeAll('The run ended.');
         return failRun(session, error);
     }
 }

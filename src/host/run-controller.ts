@@ -6,6 +6,7 @@ import { currentChatAgentState } from './agent-mode';
 import { commitToChat, type CommitTarget } from './commit';
 import { t } from '../i18n/t';
 import { routeModel } from './model-route';
+import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
 import { stContext } from './st-context';
@@ -77,10 +78,12 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
         const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
         if (!resolved.ok) throw new SnapshotError(resolved.error.code, resolved.error.message);
         const profile = resolved.value;
-        const route = routeModel(profile, controller.signal);
+        const route = routeModel(profile);
         const input = await captureRunInput(runId, type, route.source, controller.signal);
+        const models = createModelRequests(route, controller.signal);
         const bridge: HostBridge = {
-            requestModel: route.send,
+            requestModel: models.requestModel,
+            abortModelRequest: models.abortModelRequest,
             commit: (request) => commitToChat(target, request),
             onEvents: (events) => {
                 const last = [...events].reverse().find((event) => event.type === 'run-state');
