@@ -19,6 +19,7 @@ import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-sto
 import { ALL_TOOLS } from '../../src/tools/registry';
 import { prng, prose } from './text';
 import { subagentHost, type SubagentScript } from './subagent-host';
+import { BUILT_IN_PROFILES } from '../../src/contract/profile';
 
 function utf8Bytes(text: string | null): number {
     return text === null ? 0 : new TextEncoder().encode(text).length;
@@ -236,7 +237,7 @@ async function subagentRun(input: RunInput, script: SubagentScript, childDelayMs
     const db = await openTavernAgentDb(`bench-subagents-${crypto.randomUUID()}`);
     const host = subagentHost(script, childDelayMs);
     const started = performance.now();
-    const outcome = await runAgent(input, { storage: createIdbRunStorage(db), host, tools: ALL_TOOLS, sink: () => undefined, signal: new AbortController().signal });
+    const outcome = await runAgent(input, { storage: createIdbRunStorage(db), host, tools: ALL_TOOLS, sink: () => undefined, signal: new AbortController().signal, profiles: BUILT_IN_PROFILES });
     const ms = performance.now() - started;
     db.close();
     return { ms, state: outcome.state, childRequests: host.childRequests, error: outcome.error?.message ?? null };
