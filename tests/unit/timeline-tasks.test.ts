@@ -181,3 +181,21 @@ test('results handed to the parent get a row; a task-end without its start still
     assert.ok(inject && inject.kind === 'note');
     assert.deepEqual(inject.payload.taskIds, ['task-1']);
 });
+
+test("a call announced by the provider's id becomes the row of the run-unique call that names it; reused provider ids get rows of their own", () => {
+    const e = journal();
+    const model = new TimelineModel('r1');
+    const round = (n: number, first: number) => [
+        e('model-request', { round: n, messageCount: 1, tools: [], wrapUp: false }),
+        e('model-response', response(n, null, [{ id: 'call_0', name: 'agent_delegate' }, { id: 'call_1', name: 'workspace_list_files' }])),
+        e('tool-call-start', { callId: `call-000${first}`, providerCallId: 'call_0', name: 'agent_delegate', canonical: 'agent.delegate', argsPath: 'a' }),
+        e('tool-call-complete', { callId: `call-000${first}`, name: 'agent_delegate', durationMs: 1, summary: '', resultPath: 'b' }),
+        e('tool-call-start', { callId: `call-000${first + 1}`, providerCallId: 'call_1', name: 'workspace_list_files', canonical: 'workspace.list_files', argsPath: 'a' }),
+        e('tool-call-complete', { callId: `call-000${first + 1}`, name: 'workspace_list_files', durationMs: 1, summary: '', resultPath: 'b' }),
+    ];
+    model.apply([...round(1, 1), e('task-start', { ...stamp(1), agentId: 'researcher', agentName: 'Researcher', title: '', objective: 'x' }), ...round(2, 3)]);
+    const tools = model.rows.filter((r): r is ToolRow => r.kind === 'tool');
+    assert.deepEqual(tools.map((r) => `${r.callId}=${r.status}`), ['call-0001=completed', 'call-0002=completed', 'call-0003=completed', 'call-0004=completed'], 'no announced row is left pending');
+    assert.equal(new Set(model.rows.map((r) => r.key)).size, model.rows.length, 'row keys stay unique');
+    assert.equal(model.nestedOf('call-0001')?.task?.agentName, 'Researcher', 'the task nests under the adopted row');
+});

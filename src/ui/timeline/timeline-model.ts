@@ -160,7 +160,7 @@ export class TimelineModel {
                 break;
             case 'tool-call-start': {
                 const p = payload as Payload<'tool-call-start'>;
-                const key = this.callKey(p.callId, p.name, event.at, true);
+                const key = this.adoptAnnounced(p) ?? this.callKey(p.callId, p.name, event.at, true);
                 this.update<ToolRow>(key, { status: 'running', eventType: event.type, argsPath: p.argsPath, canonical: p.canonical, name: p.name, at: event.at });
                 this.currentCall = p.callId;
                 s.calls += 1;
@@ -243,12 +243,28 @@ export class TimelineModel {
         for (const call of p.toolCalls) this.callKey(call.id, call.name, event.at, true);
     }
 
+    /**
+     * The model announces its calls by the provider's ids (`call_0`, repeated every round by some); the run
+     * then starts each under a run-unique id and names the provider's. The announced row becomes that call's.
+     */
+    private adoptAnnounced(p: Payload<'tool-call-start'>): string | null {
+        const provider = p.providerCallId;
+        if (!provider || provider === p.callId) return null;
+        const key = this.callKeys.get(provider);
+        const row = key === undefined ? undefined : this.rows[this.positions.get(key)!];
+        if (!key || row?.kind !== 'tool' || row.status !== 'pending') return null;
+        this.callKeys.delete(provider);
+        this.callKeys.set(p.callId, key);
+        this.update<ToolRow>(key, { callId: p.callId });
+        return key;
+    }
+
     /** The row key of a call: an announced call keeps its row; a reused id after the call ended gets a new one. */
     private callKey(callId: string, name: string, at: number, announce: boolean): string {
         const existing = this.callKeys.get(callId);
         const row = existing ? (this.rows[this.positions.get(existing)!] as ToolRow | undefined) : undefined;
         if (row && (row.status === 'pending' || !announce || (row.status === 'running' && announce))) return existing!;
-        const key = existing ? `c${callId}#${this.rows.length}` : `c${callId}`;
+        const key = this.positions.has(`c${callId}`) ? `c${callId}#${this.rows.length}` : `c${callId}`;
         this.callKeys.set(callId, key);
         this.push({
             kind: 'tool', key, eventType: undefined, at, callId, name, canonical: null, status: 'pending', argsPath: null, resultPath: null,
