@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { RESEARCHER_PROFILE } from '../../src/contract/profile';
 import { call, calls, chatLines, offeredTools, openAgentChat, toolMessages } from '../harness/agent';
-import { openCharacter } from '../harness/browser';
+import { openCharacter, sendMessage } from '../harness/browser';
 import type { MockTurn, RecordedRequest } from '../harness/mock-model';
 import { REPO_ROOT, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import { subagentRunExport } from '../fixtures/subagent-run';
@@ -69,9 +69,9 @@ async function waitForIdle(page: Page): Promise<void> {
     await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 60_000 });
 }
 
+/** Sends, waits until SillyTavern took the message and its generation ended, and the run with it. */
 async function send(page: Page, text: string): Promise<void> {
-    await page.fill('#send_textarea', text);
-    await page.click('#send_but');
+    await sendMessage(page, text);
     await waitForIdle(page);
 }
 
