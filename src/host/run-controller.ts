@@ -1,6 +1,6 @@
 import { proxy } from 'comlink';
-import type { JournalEvent } from '../contract/records';
 import type { GenerationType, RunOutcome } from '../contract/run-input';
+import type { RunObserver } from '../contract/run-observer';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
 import { commitToChat, type CommitTarget } from './commit';
@@ -17,11 +17,6 @@ export interface ActiveRun {
     state: string;
 }
 
-export interface RunObserver {
-    onRunStart(runId: string, type: GenerationType): void;
-    onEvents(events: JournalEvent[]): void;
-    onRunEnd(outcome: RunOutcome): void;
-}
 
 let active: { runId: string; state: string; controller: AbortController; target: CommitTarget } | null = null;
 
