@@ -2,7 +2,7 @@ import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import type { ComponentChildren } from 'preact';
 import { t } from '../../i18n/t';
 import { DiffView } from './diff-view';
-import { formatCount, formatDuration, formatTime, prettyJson, toolResultText } from './format';
+import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText } from './format';
 import { commitDraftText, copyText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import { RowView, type RowContext } from './row-view';
@@ -70,7 +70,7 @@ function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
     const args = useRunFile(ctx.model.runId, row.argsPath);
     const result = useRunFile(ctx.model.runId, row.status === 'completed' || row.status === 'error' ? row.resultPath : null);
     const argsText = args?.state === 'ready' ? prettyJson(args.value) : '';
-    const resultText = result?.state === 'ready' ? toolResultText(result.value) : '';
+    const resultText = result?.state === 'ready' ? storedToolResultText(result.value) : '';
     const nested = ctx.model.nestedOf(row.callId);
     return (
         <>
