@@ -1,5 +1,6 @@
 import { proxy } from 'comlink';
 import type { GenerationType, RunOutcome } from '../contract/run-input';
+import type { ErrorCode } from '../contract/errors';
 import type { RunObserver } from '../contract/run-observer';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
@@ -70,7 +71,8 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
         const engine = await getEngine();
         const profileId = currentChatAgentState().profileId;
         const resolved = await engine.resolveProfile(profileId, storedProfiles());
-        if (!resolved.ok) throw new SnapshotError(resolved.error.code, resolved.error.message);
+        // The worker builds its errors with fail(), which takes listed codes only.
+        if (!resolved.ok) throw new SnapshotError(resolved.error.code as ErrorCode, resolved.error.message);
         const profile = resolved.value;
         const route = routeModel(profile, controller.signal);
         const input = await captureRunInput(runId, type, profile, route.source, controller.signal);
