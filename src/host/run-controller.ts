@@ -43,7 +43,6 @@ export async function cancelActiveRun(reason: string): Promise<boolean> {
  */
 export function createRunTakeover(observer: RunObserver): GenerateInterceptor {
     return async (_chat, _contextSize, abort, type) => {
-        const context = stContext();
         // Whatever happens below, SillyTavern's own generation must not run as well.
         try {
             if (active) {

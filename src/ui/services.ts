@@ -9,7 +9,7 @@ import type { EngineApi } from '../contract/wire';
  */
 
 /** The worker calls the panel makes (the run itself is the host's). */
-export type PanelEngine = Pick<
+type PanelEngine = Pick<
     EngineApi,
     | 'listRuns'
     | 'getRun'

@@ -55,7 +55,7 @@ export function listingProblem(listing: ProfileListing, connections: readonly Co
     return connectionMissing(listing.profile, connections) ? 'connection-missing' : null;
 }
 
-export function connectionMissing(profile: Pick<Profile, 'model'>, connections: readonly ConnectionProfile[]): boolean {
+function connectionMissing(profile: Pick<Profile, 'model'>, connections: readonly ConnectionProfile[]): boolean {
     const model = profile.model;
     return model.mode === 'connection-profile' && !connections.some((connection) => connection.id === model.profileId);
 }

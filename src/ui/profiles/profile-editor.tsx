@@ -53,7 +53,7 @@ function ProfileList({ data, selectedId, onSelect }: { data: ProfileData; select
  * The "Profiles" section: the list, one profile's form, and what can be done with it. Nothing is stored
  * until the worker's check passes; the store only ever receives a profile the worker returned.
  */
-export function ProfileEditor() {
+function ProfileEditor() {
     const data = profileData.value;
     const [selectedId, setSelectedId] = useState<string | null>(null);
     const [draft, setDraft] = useState<Draft | null>(null);

@@ -7,7 +7,7 @@ import { downloadText } from './download';
 import { profileData, refreshProfiles } from './profile-data';
 import { sameProfile } from './profile-draft';
 
-export const EXPORT_FILE_NAME = 'tavern-agent-profiles.json';
+const EXPORT_FILE_NAME = 'tavern-agent-profiles.json';
 
 type ImportErrors = Extract<ImportResult, { ok: false }>['errors'];
 

@@ -113,7 +113,7 @@ function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
 
 function FileDetail({ row, ctx }: { row: FileRow; ctx: RowContext }) {
     const { change } = row;
-    const committable = ctx.canRestore && change.path.startsWith('output/') && ['failed', 'cancelled', 'interrupted'].includes(ctx.summary.state);
+    const committable = ctx.canRestore && change.path.startsWith('output/') && ['failed', 'cancelled', 'interrupted'].includes(ctx.model.summary.state);
     return (
         <>
             {change.checkpointSeq === null ? (
@@ -123,7 +123,7 @@ function FileDetail({ row, ctx }: { row: FileRow; ctx: RowContext }) {
             )}
             {committable ? (
                 <div class="tavern-agent__toolbar">
-                    <button type="button" class="menu_button tavern-agent__button" data-action="commit-draft" onClick={() => void commitDraftText(ctx.summary, change.path)}>
+                    <button type="button" class="menu_button tavern-agent__button" data-action="commit-draft" onClick={() => void commitDraftText(ctx.model.summary, change.path)}>
                         <span class="fa-solid fa-message" aria-hidden="true" /> {t`Commit this text`}
                     </button>
                 </div>
@@ -138,7 +138,7 @@ function CommitDetail({ row, ctx }: { row: CommitRow; ctx: RowContext }) {
             <Facts items={[[t`File`, <code class="tavern-agent__code">{row.path}</code>], [t`Mode`, row.mode], [t`Characters`, String(row.chars)], [t`Reason`, row.reason ?? '']]} />
             {ctx.model.summary.chatKey !== IMPORTED_CHAT_KEY ? (
                 <div class="tavern-agent__toolbar">
-                    <button type="button" class="menu_button tavern-agent__button" data-action="jump" onClick={() => jumpToMessage(ctx.summary, row.messageId)}>
+                    <button type="button" class="menu_button tavern-agent__button" data-action="jump" onClick={() => jumpToMessage(ctx.model.summary, row.messageId)}>
                         <span class="fa-solid fa-arrow-right" aria-hidden="true" /> {t`Go to the message`}
                     </button>
                 </div>

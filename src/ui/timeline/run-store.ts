@@ -13,7 +13,7 @@ import { TimelineModel } from './timeline-model';
 
 export type RunSource = 'live' | 'stored' | 'imported';
 
-export interface ViewedRun {
+interface ViewedRun {
     model: TimelineModel;
     source: RunSource;
 }
@@ -31,7 +31,7 @@ export const liveRunId = computed(() => chatStatus.value.run?.runId ?? null);
 export const expandedRows = signal<ReadonlySet<string>>(new Set());
 export const viewError = signal<string | null>(null);
 
-export interface HistoryState {
+interface HistoryState {
     chatKey: string | null;
     runs: RunRecord[];
     imported: RunRecord[];
