@@ -19,7 +19,6 @@ export interface ActiveRun {
     state: string;
 }
 
-
 let active: { runId: string; state: string; controller: AbortController; target: CommitTarget } | null = null;
 
 export function activeRun(): ActiveRun | null {

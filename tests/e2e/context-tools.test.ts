@@ -46,6 +46,7 @@ test('chat.search and chat.read_messages over a 2,000-message bilingual chat', a
             call('chat_search', { query: 'lantern', limit: 51 }),
             call('chat_search', { query: 'lantern', role: 'system' }),
             call('chat_search', { query: '東京' }),
+            call('worldinfo_read_activated', {}),
         ),
         calls(
             call('chat_read_messages', { messages: [{ index: 151 }, { index: 600 }] }),
@@ -73,6 +74,8 @@ test('chat.search and chat.read_messages over a 2,000-message bilingual chat', a
     assert.match(searches[6]!, /^ERROR tool\.invalid_arguments:/, 'limit is at most 50');
     assert.deepEqual(hitIndexes(searches[7]!), [900], 'hidden messages count as role system');
     assert.deepEqual(hitIndexes(searches[8]!), [1700], 'Japanese without spaces');
+    // No lorebook entry applies to this chat: that is "nothing activated", not "the activation was not captured".
+    assert.match(searches[9]!, /^No world-info entries were activated for this turn/);
 
     const reads = toolMessages(session.mock.generations()[2]!).slice(searches.length).map((m) => m.content);
     assert.match(reads[0]!, /I found a Silver Lantern in the ruins\./);
