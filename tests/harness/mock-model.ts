@@ -173,7 +173,16 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
   function waitUntil(condition: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = (): void => {
-        if (!condition()) return;
+        let holds: boolean;
+        try {
+          holds = condition();
+        } catch (error) {
+          // A test's condition must not break the request that notified it.
+          cleanup();
+          reject(error);
+          return;
+        }
+        if (!holds) return;
         cleanup();
         resolve();
       };
