@@ -1,4 +1,4 @@
-import { Inflate } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 
 /**
  * A zip's central directory, read by hand: fflate's unzip does not expose the external attributes that
@@ -110,6 +110,7 @@ export function inflateEntry(bytes: Uint8Array, entry: ZipEntry, meter: InflateM
         return { ok: true, bytes: data.slice() };
     }
     if (entry.method !== 8) return { ok: false, reason: `uses compression method ${entry.method}, which is not supported` };
+    if (data.length <= INPUT_CHUNK) return inflateSmall(data, entry, meter);
     const out = new Uint8Array(entry.size);
     let written = 0;
     let overrun = false;
@@ -124,10 +125,34 @@ export function inflateEntry(bytes: Uint8Array, entry: ZipEntry, meter: InflateM
             inflater.push(data.subarray(offset, offset + INPUT_CHUNK), offset + INPUT_CHUNK >= data.length);
             if (meter.produced > meter.limit) return { ok: false, reason: 'inflates to far more than the archive declares (a zip bomb?)' };
         }
-        if (data.length === 0) inflater.push(data, true);
     } catch {
         return { ok: false, reason: 'is damaged (it does not inflate)' };
     }
     if (overrun || written !== entry.size) return { ok: false, reason: 'does not match its declared size' };
     return { ok: true, bytes: out };
+}
+
+/** Deflate's largest output for one input byte: what a lying small entry may cost before it is caught. */
+const DEFLATE_MAX_RATIO = 1032;
+
+/**
+ * One step's worth of input at once, into a buffer one byte longer than declared: filling that byte means
+ * the entry holds more than it says. (A streaming inflater per entry is several times slower for the
+ * thousand small files a skill may have.)
+ */
+function inflateSmall(data: Uint8Array, entry: ZipEntry, meter: InflateMeter): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
+    let out: Uint8Array;
+    try {
+        out = inflateSync(data, { out: new Uint8Array(entry.size + 1) });
+    } catch {
+        return { ok: false, reason: 'is damaged (it does not inflate)' };
+    }
+    if (out.length > entry.size) {
+        meter.produced += data.length * DEFLATE_MAX_RATIO;
+        if (meter.produced > meter.limit) return { ok: false, reason: 'inflates to far more than the archive declares (a zip bomb?)' };
+        return { ok: false, reason: 'does not match its declared size' };
+    }
+    meter.produced += out.length;
+    if (out.length !== entry.size) return { ok: false, reason: 'does not match its declared size' };
+    return { ok: true, bytes: out.length === out.buffer.byteLength ? out : out.slice() };
 }
