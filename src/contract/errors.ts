@@ -6,6 +6,8 @@ export const RECOVERABLE_CODES = [
     'tool.invalid_arguments',
     'tool.not_allowed',
     'tool.budget_exhausted',
+    'tool.execution_failed',
+    'model.response_truncated',
     'workspace.invalid_path',
     'workspace.path_not_visible',
     'workspace.path_not_writable',
@@ -22,6 +24,11 @@ export const RECOVERABLE_CODES = [
     'workspace.commit_required',
     'workspace.empty_artifact',
     'dice.invalid_formula',
+    'agent.not_found',
+    'agent.delegation_denied',
+    'agent.delegation_limit',
+    'agent.task_not_found',
+    'agent.return_outside_task',
     'chat.message_not_found',
     'chat.invalid_range',
     'chat.read_too_large',
@@ -75,3 +82,37 @@ export class RunFailure extends Error {
         this.name = 'RunFailure';
     }
 }
+
+/**
+ * Codes of failures returned as data across the worker wall and on the page (a Result's error), outside a
+ * run's tool results and end states: the panel and the API show them, tests match them.
+ */
+export const WIRE_ERROR_CODES = [
+    'host.no_chat',
+    'host.prompt_unavailable',
+    'host.needs_chat_completion',
+    'profile.not_found',
+    'profile.invalid',
+    'profile.connection_missing',
+    'store.open_failed',
+    'store.not_open',
+    'store.read_failed',
+    'run.invalid_input',
+    'run.already_running',
+    'run.running',
+    'run.not_found',
+    'run.not_prepared',
+    'run.read_only',
+    'run.import_invalid',
+    'checkpoint.not_found',
+    'checkpoint.corrupt',
+    'skill.not_cached',
+    'skill.invalid_bundle',
+    'skill.hash_mismatch',
+    'skill.payload_invalid',
+    'skill.payload_version',
+] as const;
+export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
+
+/** Every code Tavern Agent uses: a code outside these lists does not typecheck where `fail` builds an error. */
+export type ErrorCode = RecoverableCode | RuntimeFailureCode | WireErrorCode;

@@ -1,11 +1,13 @@
 import { proxy } from 'comlink';
-import type { JournalEvent } from '../contract/records';
 import type { GenerationType, RunOutcome } from '../contract/run-input';
+import type { ErrorCode } from '../contract/errors';
+import type { RunObserver } from '../contract/run-observer';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
 import { commitToChat, type CommitTarget } from './commit';
 import { t } from '../i18n/t';
 import { routeModel } from './model-route';
+import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
 import { stContext } from './st-context';
@@ -17,11 +19,6 @@ export interface ActiveRun {
     state: string;
 }
 
-export interface RunObserver {
-    onRunStart(runId: string, type: GenerationType): void;
-    onEvents(events: JournalEvent[]): void;
-    onRunEnd(outcome: RunOutcome): void;
-}
 
 let active: { runId: string; state: string; controller: AbortController; target: CommitTarget } | null = null;
 
@@ -47,7 +44,6 @@ export async function cancelActiveRun(reason: string): Promise<boolean> {
  */
 export function createRunTakeover(observer: RunObserver): GenerateInterceptor {
     return async (_chat, _contextSize, abort, type) => {
-        const context = stContext();
         // Whatever happens below, SillyTavern's own generation must not run as well.
         try {
             if (active) {
@@ -74,13 +70,16 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
     try {
         const engine = await getEngine();
         const profileId = currentChatAgentState().profileId;
-        const resolved = await engine.resolveProfile(profileId, storedProfiles());
-        if (!resolved.ok) throw new SnapshotError(resolved.error.code, resolved.error.message);
+        const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
+        // The worker builds its errors with fail(), which takes listed codes only.
+        if (!resolved.ok) throw new SnapshotError(resolved.error.code as ErrorCode, resolved.error.message);
         const profile = resolved.value;
-        const route = routeModel(profile, controller.signal);
-        const input = await captureRunInput(runId, type, profile, route.source, controller.signal);
+        const route = routeModel(profile);
+        const input = await captureRunInput(runId, type, route.source, controller.signal);
+        const models = createModelRequests(route, controller.signal);
         const bridge: HostBridge = {
-            requestModel: route.send,
+            requestModel: models.requestModel,
+            abortModelRequest: models.abortModelRequest,
             commit: (request) => commitToChat(target, request),
             onEvents: (events) => {
                 const last = [...events].reverse().find((event) => event.type === 'run-state');
