@@ -41,12 +41,26 @@ const PHRASE_BONUS = 0.2;
 /** Tokens past this many are ignored (a bit each in a 32-bit mask). */
 const MAX_TOKENS = 31;
 
-/** Every line holding at least one token, in line order, scored like chat.search scores messages. */
-export function searchLines(prepared: PreparedText, query: ParsedQuery): LineHit[] {
+/** Column of the phrase's first occurrence on each line (-1: none): one indexOf pass over the whole text. */
+function phraseColumns(lowered: string, starts: readonly number[], phrase: string): Int32Array {
+    const columns = new Int32Array(starts.length).fill(-1);
+    let line = 0;
+    for (let at = lowered.indexOf(phrase); at !== -1; at = lowered.indexOf(phrase, at + 1)) {
+        while (line + 1 < starts.length && starts[line + 1]! <= at) line += 1;
+        if (columns[line] === -1) columns[line] = at - starts[line]!;
+    }
+    return columns;
+}
+
+/**
+ * Every line holding at least one token, in line order, scored like chat.search scores messages, handed
+ * to `visit` (no array of hits: a common word matches tens of thousands of lines).
+ */
+export function searchLines(prepared: PreparedText, query: ParsedQuery, visit: (hit: LineHit) => void): void {
     const { lowered, loweredStarts: starts } = prepared;
     const tokens = query.tokens.slice(0, MAX_TOKENS);
     const lines = starts.length;
-    if (lines === 0 || tokens.length === 0) return [];
+    if (lines === 0 || tokens.length === 0) return;
     const masks = new Uint32Array(lines);
     const weights = new Float64Array(lines);
     const columns = new Int32Array(lines).fill(-1);
@@ -68,9 +82,10 @@ export function searchLines(prepared: PreparedText, query: ParsedQuery): LineHit
             if (columns[line] === -1 || column < columns[line]!) columns[line] = column;
         }
     });
-    const all = tokens.length === 32 ? 0xffffffff : (1 << tokens.length) - 1;
+    const all = (1 << tokens.length) - 1;
     const single = tokens.length === 1 && tokens[0]!.text === query.phrase;
-    const hits: LineHit[] = [];
+    // The phrase can only be on lines holding every token; looked for once over the text, not per line.
+    const phrases = !single && query.phrase !== '' && masks.includes(all) ? phraseColumns(lowered, starts, query.phrase) : null;
     for (let line = 0; line < lines; line += 1) {
         const mask = masks[line]!;
         if (mask === 0) continue;
@@ -78,17 +93,12 @@ export function searchLines(prepared: PreparedText, query: ParsedQuery): LineHit
         let column = columns[line]!;
         if (single) {
             score += PHRASE_BONUS;
-        } else if (mask === all && query.phrase !== '') {
-            const end = line + 1 < lines ? starts[line + 1]! : lowered.length;
-            const phraseAt = lowered.slice(starts[line]!, end).indexOf(query.phrase);
-            if (phraseAt !== -1) {
-                score += PHRASE_BONUS;
-                column = phraseAt;
-            }
+        } else if (phrases !== null && mask === all && phrases[line] !== -1) {
+            score += PHRASE_BONUS;
+            column = phrases[line]!;
         }
-        hits.push({ line: line + 1, score, column });
+        visit({ line: line + 1, score, column });
     }
-    return hits;
 }
 
 /**
@@ -101,11 +111,13 @@ export class TopHits<T extends { score: number }> {
 
     constructor(private readonly limit: number) {}
 
-    offer(item: T): void {
+    /** Counts a hit; builds and keeps it only when it ranks among the best so far. */
+    offer(score: number, make: () => T): void {
         this.total += 1;
-        if (this.items.length === this.limit && item.score <= this.items[this.items.length - 1]!.score) return;
+        if (this.items.length === this.limit && score <= this.items[this.items.length - 1]!.score) return;
+        const item = make();
         let at = this.items.length;
-        while (at > 0 && this.items[at - 1]!.score < item.score) at -= 1;
+        while (at > 0 && this.items[at - 1]!.score < score) at -= 1;
         this.items.splice(at, 0, item);
         if (this.items.length > this.limit) this.items.pop();
     }

@@ -62,7 +62,7 @@ export const skillSearchTool = defineTool({
             }
             searched += 1;
             const prepared = prepareText(read.file);
-            for (const hit of searchLines(prepared, query)) top.offer({ path: entry.path, prepared, ...hit });
+            searchLines(prepared, query, (hit) => top.offer(hit.score, () => ({ path: entry.path, prepared, ...hit })));
         }
         const scope = path === '' ? `skill "${skill.name}"` : `"${skillRef(skill.name, path)}"`;
         const where = `${scope} (${searched} text file${searched === 1 ? '' : 's'} searched)`;
