@@ -15,8 +15,10 @@ const ALLOWED: Record<string, readonly string[]> = {
     // Worker side, lowest first.
     store: ['store', 'contract'],
     workspace: ['workspace', 'contract'],
+    // Skill packages: parsing, archives, payloads, hashing; pure, used by the engine.
+    skills: ['skills', 'contract'],
     tools: ['tools', 'workspace', 'contract'],
-    engine: ['engine', 'tools', 'workspace', 'store', 'contract'],
+    engine: ['engine', 'tools', 'workspace', 'store', 'skills', 'contract'],
     worker: ['engine', 'contract'],
     // Page side: host and ui never import each other; the host talks to the worker through contract types only.
     host: ['host', 'contract', 'i18n'],
