@@ -13,10 +13,11 @@ import { machineInfo, machineLine } from './lib/machine';
 import { mainThread } from './main-thread';
 import { markdownTable, notesText, type Benchmark, type BenchResult } from './lib/report';
 import { Shared } from './lib/shared';
+import { skills } from './skills';
 import { timelineScroll } from './timeline-scroll';
 import { subagents } from './subagents';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, subagents];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

@@ -1,11 +1,12 @@
 // Runs every test: unit tests (node), then the end-to-end tests in real SillyTavern and Chromium.
 // `npm test -- unit` or `npm test -- e2e` runs one layer; extra paths run just those files.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 function testFiles(dir) {
     return readdirSync(dir)
@@ -17,6 +18,43 @@ function testFiles(dir) {
         });
 }
 
+function isExecutable(file) {
+    try {
+        accessSync(file, constants.X_OK);
+        return statSync(file).isFile();
+    } catch {
+        return false;
+    }
+}
+
+function stop(line) {
+    console.error(`npm test: ${line}`);
+    process.exit(1);
+}
+
+/**
+ * The browser the e2e tests drive: $CHROMIUM_PATH, else Debian's /usr/bin/chromium, else (as root) Debian's
+ * `chromium` package installed now. Playwright never downloads a browser of its own here.
+ */
+function findChromium() {
+    const chosen = process.env.CHROMIUM_PATH;
+    if (chosen) {
+        if (isExecutable(chosen)) return chosen;
+        stop(`CHROMIUM_PATH=${chosen} is not an executable file; point it at a Chromium binary or unset it.`);
+    }
+    if (isExecutable(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
+    if (process.getuid?.() === 0) {
+        console.log(`npm test: no Chromium at ${DEBIAN_CHROMIUM}; installing Debian's chromium with apt-get (once).`);
+        const apt = spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium'], {
+            stdio: ['ignore', 'ignore', 'inherit'],
+            env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        });
+        if (apt.status === 0 && isExecutable(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
+        stop(`installing chromium with apt-get failed; run "apt-get update && apt-get install -y chromium", or set CHROMIUM_PATH.`);
+    }
+    stop(`the end-to-end tests need Chromium: run "sudo apt-get install -y chromium" (Debian/Ubuntu), or set CHROMIUM_PATH to a Chromium binary.`);
+}
+
 const args = process.argv.slice(2);
 const layers = args.filter((a) => ['unit', 'e2e'].includes(a));
 const explicit = args.filter((a) => a.endsWith('.ts'));
@@ -24,10 +62,15 @@ const files = explicit.length
     ? explicit
     : (layers.length ? layers : ['unit', 'e2e']).flatMap((layer) => testFiles(path.join(root, 'tests', layer)));
 
+// Only a run with end-to-end files needs the browser; the harness reads the path from CHROMIUM_PATH.
+const env = { ...process.env };
+const e2eDir = path.join(root, 'tests', 'e2e') + path.sep;
+if (files.some((file) => path.resolve(root, file).startsWith(e2eDir))) env.CHROMIUM_PATH = findChromium();
+
 // E2E files each start their own SillyTavern; two at a time fits 2 cores and keeps the suite short.
 const result = spawnSync(
     process.execPath,
     ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-    { cwd: root, stdio: 'inherit' },
+    { cwd: root, stdio: 'inherit', env },
 );
 process.exit(result.status ?? 1);

@@ -36,6 +36,13 @@ export const RECOVERABLE_CODES = [
     'worldinfo.entry_not_found',
     'worldinfo.invalid_range',
     'worldinfo.read_too_large',
+    'skill.not_found',
+    'skill.not_visible',
+    'skill.file_not_found',
+    'skill.binary_file',
+    'skill.invalid_range',
+    'skill.mixed_range',
+    'skill.read_budget_exhausted',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 
@@ -75,3 +82,37 @@ export class RunFailure extends Error {
         this.name = 'RunFailure';
     }
 }
+
+/**
+ * Codes of failures returned as data across the worker wall and on the page (a Result's error), outside a
+ * run's tool results and end states: the panel and the API show them, tests match them.
+ */
+export const WIRE_ERROR_CODES = [
+    'host.no_chat',
+    'host.prompt_unavailable',
+    'host.needs_chat_completion',
+    'profile.not_found',
+    'profile.invalid',
+    'profile.connection_missing',
+    'store.open_failed',
+    'store.not_open',
+    'store.read_failed',
+    'run.invalid_input',
+    'run.already_running',
+    'run.running',
+    'run.not_found',
+    'run.not_prepared',
+    'run.read_only',
+    'run.import_invalid',
+    'checkpoint.not_found',
+    'checkpoint.corrupt',
+    'skill.not_cached',
+    'skill.invalid_bundle',
+    'skill.hash_mismatch',
+    'skill.payload_invalid',
+    'skill.payload_version',
+] as const;
+export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
+
+/** Every code Tavern Agent uses: a code outside these lists does not typecheck where `fail` builds an error. */
+export type ErrorCode = RecoverableCode | RuntimeFailureCode | WireErrorCode;

@@ -2,6 +2,25 @@ import type { IDBPDatabase } from 'idb';
 import type { TavernAgentDb } from './db';
 import type { RunStorage } from './run-storage';
 
+/**
+ * Queues a transaction's writes and waits for it. A record that cannot even be queued (it fails to clone,
+ * or has a bad key) throws while queuing: the transaction is aborted then, so the writes queued before it
+ * never land — all or nothing, as a failing write inside the transaction already is.
+ */
+async function allOrNothing(tx: { abort(): void; done: Promise<void> }, queue: (write: (request: Promise<unknown>) => void) => void): Promise<void> {
+    const writes: Array<Promise<unknown>> = [];
+    try {
+        queue((request) => writes.push(request));
+    } catch (error) {
+        // The queued requests and the transaction reject with AbortError now; that is expected, not unhandled.
+        for (const write of writes) write.catch(() => undefined);
+        tx.done.catch(() => undefined);
+        tx.abort();
+        throw error;
+    }
+    await Promise.all([...writes, tx.done]);
+}
+
 export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage {
     return {
         async putRun(run) { await db.put('runs', run); },
@@ -16,10 +35,11 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
                 return;
             }
             const tx = db.transaction(['events', 'files', 'checkpoints'], 'readwrite');
-            const writes: Array<Promise<unknown>> = [tx.objectStore('events').add(event)];
-            for (const file of files) writes.push(tx.objectStore('files').put(file));
-            for (const checkpoint of checkpoints) writes.push(tx.objectStore('checkpoints').put(checkpoint));
-            await Promise.all([...writes, tx.done]);
+            await allOrNothing(tx, (write) => {
+                write(tx.objectStore('events').add(event));
+                for (const file of files) write(tx.objectStore('files').put(file));
+                for (const checkpoint of checkpoints) write(tx.objectStore('checkpoints').put(checkpoint));
+            });
         },
         listEvents: (runId, fromSeq = 0) => db.getAll('events', IDBKeyRange.bound([runId, fromSeq], [runId, Number.MAX_SAFE_INTEGER])),
         async putFile(file) { await db.put('files', file); },
@@ -33,11 +53,12 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
         getPersistState: (runId) => db.get('persistStates', runId),
         async putWholeRun(run, events, files, checkpoints) {
             const tx = db.transaction(['runs', 'events', 'files', 'checkpoints'], 'readwrite');
-            const writes: Array<Promise<unknown>> = [tx.objectStore('runs').put(run)];
-            for (const event of events) writes.push(tx.objectStore('events').put(event));
-            for (const file of files) writes.push(tx.objectStore('files').put(file));
-            for (const checkpoint of checkpoints) writes.push(tx.objectStore('checkpoints').put(checkpoint));
-            await Promise.all([...writes, tx.done]);
+            await allOrNothing(tx, (write) => {
+                write(tx.objectStore('runs').put(run));
+                for (const event of events) write(tx.objectStore('events').put(event));
+                for (const file of files) write(tx.objectStore('files').put(file));
+                for (const checkpoint of checkpoints) write(tx.objectStore('checkpoints').put(checkpoint));
+            });
         },
         async deleteRun(runId) {
             // One transaction: a run is deleted whole or not at all.

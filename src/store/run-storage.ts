@@ -29,45 +29,67 @@ export interface RunStorage {
     putWholeRun(run: RunRecord, events: JournalEvent[], files: WorkspaceFile[], checkpoints: CheckpointRecord[]): Promise<void>;
 }
 
-/** The in-memory twin, for unit tests and for runs that must not touch the disk. */
+/**
+ * The in-memory twin, for unit tests and for runs that must not touch the disk. It keeps IndexedDB's
+ * semantics where callers can see them (tests/unit/run-storage.test.ts runs the same contract on both):
+ * stored and returned records are structured clones; lists come in key order (runs by id, events and
+ * checkpoints by seq, files by path); appending an event whose [runId, seq] exists rejects with a
+ * ConstraintError; put overwrites a record with the same key; a write of several records lands whole or
+ * not at all (everything is cloned and checked before anything changes).
+ */
 export function createMemoryRunStorage(): RunStorage {
     const runs = new Map<string, RunRecord>();
-    const events: JournalEvent[] = [];
+    const events = new Map<string, JournalEvent>();
     const files = new Map<string, WorkspaceFile>();
-    const checkpoints: CheckpointRecord[] = [];
+    const checkpoints = new Map<string, CheckpointRecord>();
     const persist = new Map<string, PersistState>();
     const clone = <T>(value: T): T => structuredClone(value);
+    // Composite keys as IndexedDB's [runId, seq] / [runId, path]; \0 cannot occur in a run id.
+    const seqKey = (record: { runId: string; seq: number }) => `${record.runId}\0${record.seq}`;
+    const pathKey = (record: { runId: string; path: string }) => `${record.runId}\0${record.path}`;
+    const bySeq = (a: { seq: number }, b: { seq: number }) => a.seq - b.seq;
+    // IndexedDB compares string keys by UTF-16 code unit, as < does (localeCompare would not).
+    const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const byRunId = (a: RunRecord, b: RunRecord) => byString(a.runId, b.runId);
+    const ofRun = <T extends { runId: string }>(map: Map<string, T>, runId: string) => [...map.values()].filter((r) => r.runId === runId);
     return {
         async putRun(run) { runs.set(run.runId, clone(run)); },
         async getRun(runId) { const run = runs.get(runId); return run && clone(run); },
-        async listRuns(chatKey) { return [...runs.values()].filter((run) => run.chatKey === chatKey).map(clone); },
-        async listAllRuns() { return [...runs.values()].map(clone); },
+        async listRuns(chatKey) { return [...runs.values()].filter((run) => run.chatKey === chatKey).sort(byRunId).map(clone); },
+        async listAllRuns() { return [...runs.values()].sort(byRunId).map(clone); },
         async appendEvent(event, attachments) {
-            events.push(clone(event));
-            for (const file of attachments?.files ?? []) files.set(`${file.runId}\0${file.path}`, clone(file));
-            checkpoints.push(...(attachments?.checkpoints ?? []).map(clone));
+            const stored = clone(event);
+            const newFiles = (attachments?.files ?? []).map(clone);
+            const newCheckpoints = (attachments?.checkpoints ?? []).map(clone);
+            if (events.has(seqKey(stored))) {
+                throw new DOMException(`Event ${stored.seq} of run ${stored.runId} already exists`, 'ConstraintError');
+            }
+            events.set(seqKey(stored), stored);
+            for (const file of newFiles) files.set(pathKey(file), file);
+            for (const checkpoint of newCheckpoints) checkpoints.set(seqKey(checkpoint), checkpoint);
         },
-        async listEvents(runId, fromSeq = 0) { return events.filter((e) => e.runId === runId && e.seq >= fromSeq).map(clone); },
-        async putFile(file) { files.set(`${file.runId}\0${file.path}`, clone(file)); },
-        async listFiles(runId) { return [...files.values()].filter((f) => f.runId === runId).map(clone); },
-        async getFile(runId, path) { const file = files.get(`${runId}\0${path}`); return file && clone(file); },
+        async listEvents(runId, fromSeq = 0) { return ofRun(events, runId).filter((e) => e.seq >= fromSeq).sort(bySeq).map(clone); },
+        async putFile(file) { files.set(pathKey(file), clone(file)); },
+        async listFiles(runId) { return ofRun(files, runId).sort((a, b) => byString(a.path, b.path)).map(clone); },
+        async getFile(runId, path) { const file = files.get(pathKey({ runId, path })); return file && clone(file); },
         async listCheckpoints(runId, path) {
-            return checkpoints.filter((c) => c.runId === runId && (path === undefined || c.path === path)).map(clone);
+            return ofRun(checkpoints, runId).filter((c) => path === undefined || c.path === path).sort(bySeq).map(clone);
         },
         async putPersistState(state) { persist.set(state.runId, clone(state)); },
         async getPersistState(runId) { const state = persist.get(runId); return state && clone(state); },
         async putWholeRun(run, newEvents, newFiles, newCheckpoints) {
-            runs.set(run.runId, clone(run));
-            events.push(...newEvents.map(clone));
-            for (const file of newFiles) files.set(`${file.runId}\0${file.path}`, clone(file));
-            checkpoints.push(...newCheckpoints.map(clone));
+            const [r, e, f, c] = [clone(run), newEvents.map(clone), newFiles.map(clone), newCheckpoints.map(clone)];
+            runs.set(r.runId, r);
+            for (const event of e) events.set(seqKey(event), event);
+            for (const file of f) files.set(pathKey(file), file);
+            for (const checkpoint of c) checkpoints.set(seqKey(checkpoint), checkpoint);
         },
         async deleteRun(runId) {
             runs.delete(runId);
             persist.delete(runId);
-            for (const key of [...files.keys()]) if (key.startsWith(`${runId}\0`)) files.delete(key);
-            events.splice(0, events.length, ...events.filter((e) => e.runId !== runId));
-            checkpoints.splice(0, checkpoints.length, ...checkpoints.filter((c) => c.runId !== runId));
+            for (const map of [events, files, checkpoints] as Array<Map<string, { runId: string }>>) {
+                for (const [key, record] of map) if (record.runId === runId) map.delete(key);
+            }
         },
     };
 }

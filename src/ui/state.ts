@@ -2,12 +2,16 @@ import { signal } from '@preact/signals';
 import type { AgentStatus } from '../contract/agent-mode';
 import type { HealthReport } from '../contract/wire';
 
-/** The panel's state: small signals fed by SillyTavern events and the worker, read by the components. */
+/**
+ * The panel's state: small signals read by the components. What the host knows (the open chat's Agent Mode
+ * state, the run going on, the engine's status) is set here by src/index.ts from the host's reports.
+ */
 export const panelOpen = signal(false);
 
+/** The open chat's Agent Mode state and the run going on (`run`): the host's, mirrored. */
 export const chatStatus = signal<AgentStatus>({ enabled: false, chatId: null, profileId: 'writer', run: null });
 
-export type EngineState =
+type EngineState =
     | { phase: 'idle' }
     | { phase: 'starting' }
     | { phase: 'ready'; health: HealthReport }

@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { installExtensionFromGit, openCharacter } from '../harness/browser';
+import { installExtensionFromGit, openCharacter, reloadPage } from '../harness/browser';
 import { serveGitRepository } from '../harness/git-server';
 import { REPO_ROOT, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
@@ -27,22 +27,30 @@ test('installs from a git URL through SillyTavern, loads cleanly, and starts its
     const { folder } = await installExtensionFromGit(installer.page, git.url);
     await installer.page.context().close();
 
-    const { page, consoleErrors, pageErrors } = await session.open({ width: 1280, height: 900 });
+    const opened = await session.open({ width: 1280, height: 900 });
+    const { page, consoleErrors, pageErrors } = opened;
+    // Record every Worker the page constructs, from before its first script (a string: no compiled helpers).
+    await page.addInitScript({
+        content: `globalThis.__workersCreated = [];
+            globalThis.Worker = new Proxy(globalThis.Worker, {
+                construct: (target, args) => (globalThis.__workersCreated.push(String(args[0])), Reflect.construct(target, args)),
+            });`,
+    });
+    await reloadPage(opened);
     await waitForExtension(page);
     const manifest = await page.evaluate(async (name) => (await fetch(`/scripts/extensions/third-party/${name}/manifest.json`)).json(), folder);
     assert.equal(manifest.display_name, 'Tavern Agent');
 
-    // The worker is not part of page load.
-    const workerLoadedEarly = await page.evaluate(() =>
-        performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/dist/worker.js')),
-    );
-    assert.equal(workerLoadedEarly, false, 'the worker must load on first need, not at startup');
+    // The worker is not part of page load: nothing constructed it while the page and the extension loaded.
+    const workersCreated = () => page.evaluate(() => (globalThis as unknown as { __workersCreated: string[] }).__workersCreated.filter((url) => url.endsWith('/dist/worker.js')));
+    assert.deepEqual(await workersCreated(), [], 'the worker must load on first need, not at startup');
 
     await openCharacter(page);
     await page.click('#tavern_agent_button .drawer-icon');
     const panel = page.locator('aside.tavern-agent');
     await panel.waitFor();
     await page.locator('[data-engine="ready"]').waitFor();
+    assert.equal((await workersCreated()).length, 1, 'opening the panel started the one worker');
 
     const health = await page.evaluate(() => globalThis.TavernAgent!.health());
     assert.equal(health.ok, true);
@@ -50,7 +58,7 @@ test('installs from a git URL through SillyTavern, loads cleanly, and starts its
     assert.equal(health.zodJitless, true);
     assert.equal(health.engineVersion, manifest.version);
     assert.equal(health.database.name, 'tavern-agent:default-user');
-    assert.deepEqual(health.database.stores, ['checkpoints', 'events', 'files', 'persistStates', 'runs']);
+    assert.deepEqual(health.database.stores, ['checkpoints', 'events', 'files', 'persistStates', 'runs', 'skillBundles']);
     const databases = await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
     assert.ok(databases.includes('tavern-agent:default-user'), 'the IndexedDB database exists in the page origin');
 

@@ -138,7 +138,7 @@ test('a built-in edited to maxRounds 0 is refused next to the field; 12 saves, s
     await page.click('[data-testid="profile-save"]');
     const fieldError = page.locator('[data-field="tools.maxRounds"] [data-testid="field-error"]');
     await fieldError.waitFor();
-    assert.match(await fieldError.innerText(), /1/, 'the message names the limit');
+    assert.match(await fieldError.innerText(), /\b1\b/, 'the message names the limit');
     assert.equal(await page.getAttribute('#tavern_agent_profile_tools_maxRounds', 'aria-invalid'), 'true');
     await page.locator('[data-testid="profile-save-refused"]').waitFor();
     assert.equal(await storedSettings(page), settingsBefore, 'nothing is saved');
@@ -189,7 +189,6 @@ test('duplicate makes a new profile with a unique id; delete removes it', async 
     await page.locator('[data-testid="profile-list"] [data-profile-id="researcher-copy"]').waitFor({ state: 'detached' });
     assert.equal(await storedProfile(page, 'researcher-copy'), null);
     assert.ok(!(await pickerOptions(page)).some((option) => option.value === 'researcher-copy'));
-    assert.equal(await page.locator('[data-testid="profile-list"] [data-profile-id="writer"] ~ [data-testid="profile-delete"]').count(), 0);
     await selectInList(page, 'writer');
     assert.equal(await page.locator('[data-testid="profile-delete"]').count(), 0, 'built-ins cannot be deleted');
     assert.deepEqual(pageErrors, []);

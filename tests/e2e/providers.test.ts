@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openCharacter, sendMessage } from '../harness/browser';
-import { agentOn, call, calls, chatLines } from '../harness/agent';
+import { agentOn, call, calls, chatLines, toolResults } from '../harness/agent';
 import { startTavernSession, waitForExtension } from '../harness/tavern';
 import type { ModelSource } from '../harness/st-server';
 
@@ -29,11 +29,18 @@ for (const source of ['claude', 'makersuite'] as ModelSource[]) {
             const requests = session.mock.generations();
             assert.equal(requests.length, 4);
             assert.ok(requests.every((r) => r.dialect === (source === 'claude' ? 'claude' : 'gemini')));
-            // The provider saw our tool results in its own format.
-            const last = JSON.stringify(requests[3]!.body);
-            if (source === 'claude') assert.match(last, /"tool_result"/);
-            else assert.match(last, /"functionResponse"/);
-            assert.match(last, /Patched|replacement/i);
+            // The provider saw every tool result in its own format (tool_result blocks, functionResponse
+            // parts), each answering its own call, with what the tool returned.
+            const shown = requests.map((r) => toolResults(r));
+            assert.deepEqual(shown.map((results) => results.map((r) => r.name)), [
+                [],
+                ['workspace_write_file'],
+                ['workspace_write_file', 'workspace_read_file'],
+                ['workspace_write_file', 'workspace_read_file', 'workspace_apply_patch'],
+            ]);
+            const [, read, patch] = shown[3]!.map((r) => r.content);
+            assert.match(read!, /Hello from every provider\./, 'the read shows the draft');
+            assert.match(patch!, /^Replaced 1 occurrence in output\/main\.md\b/, 'the patch result, not an error');
             if (source === 'makersuite') {
                 // Gemini's thought signature on the first call was kept and sent back with it.
                 assert.match(JSON.stringify(requests[1]!.body), /"thoughtSignature":"sig-\d+"/);

@@ -68,7 +68,9 @@ test('a spent call budget leaves one wrap-up turn with only commit and finish', 
     assert.deepEqual(offeredTools(requests[2]!), ['workspace_commit', 'workspace_finish']);
     assert.match(lastUserText(2), /last turn/);
     const shown = toolMessages(session.mock.generations()[2]!);
-    assert.ok(shown.slice(1, 80).every((m) => !m.content.startsWith('ERROR')), 'the 79 calls within budget ran');
+    assert.equal(shown.length, 81, 'the write and the 80 list calls');
+    assert.ok(shown.slice(0, 80).every((m) => !m.content.startsWith('ERROR')), 'the write and the 79 list calls within budget ran');
+    assert.match(shown[80]!.content, /^ERROR tool\.budget_exhausted:/, 'the call over the budget did not');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Written before the budget ran out.');
     assert.equal(await lastRunState(page), 'completed');
     await page.context().close();

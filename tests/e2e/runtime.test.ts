@@ -2,7 +2,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { sendMessage } from '../harness/browser';
-import { call, openAgentChat, calls, chatLines, lastRunState, offeredTools, toolMessages, WORKSPACE_ALIASES } from '../harness/agent';
+import { call, openAgentChat, calls, chatLines, lastRunState, offeredTools, toolMessages, toolResults, WORKSPACE_ALIASES } from '../harness/agent';
 import { startTavernSession, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
@@ -45,18 +45,23 @@ test('a run using all seven workspace tools commits exactly one clean reply', as
     const requests = session.mock.generations();
     assert.equal(requests.length, 6);
     assert.deepEqual(offeredTools(requests[0]!), [...WORKSPACE_ALIASES, 'chat_read_messages', 'chat_search', 'worldinfo_read_activated'].sort());
-    assert.equal(toolMessages(requests[0]!).length, 0);
-    for (let i = 1; i < requests.length; i += 1) {
-        const previousCalls = (requests[i - 1]!.answeredWith?.toolCalls ?? []).length;
-        const shown = toolMessages(requests[i]!);
-        assert.ok(shown.length >= previousCalls, `request ${i + 1} carries the results of round ${i}`);
-    }
-    const last = toolMessages(requests[5]!);
-    assert.match(last.at(-1)!.content, /Committed output\/main\.md/);
-    const listing = toolMessages(requests[2]!).find((m) => /output\/main\.md/.test(m.content) && !/^ERROR/.test(m.content));
-    assert.ok(listing, 'list_files showed the draft');
-    assert.ok(toolMessages(requests[2]!).some((m) => /workspace:output\/main\.md#L1/.test(m.content)), 'search_files found the draft');
-    assert.ok(toolMessages(requests[3]!).some((m) => /Draft: the forest is quiet\./.test(m.content)), 'read_file returned the text');
+    // Each request carries one result for every call made so far, answering those calls in order.
+    const called: string[] = [];
+    requests.forEach((request, i) => {
+        assert.deepEqual(toolResults(request).map((r) => r.name), called, `request ${i + 1} carries the results of every earlier call`);
+        called.push(...(request.answeredWith?.toolCalls ?? []).map((c) => c.name));
+    });
+    const resultOf = (round: number, name: string) => {
+        const found = toolResults(requests[round]!).filter((r) => r.name === name);
+        assert.equal(found.length, 1, `one ${name} result in request ${round + 1}`);
+        return found[0]!.content;
+    };
+    assert.match(resultOf(5, 'workspace_commit'), /Committed output\/main\.md/);
+    const listing = resultOf(2, 'workspace_list_files');
+    assert.doesNotMatch(listing, /^ERROR/);
+    assert.match(listing, /main\.md/, 'list_files showed the draft');
+    assert.match(resultOf(2, 'workspace_search_files'), /workspace:output\/main\.md#L1/, 'search_files found the draft');
+    assert.match(resultOf(3, 'workspace_read_file'), /Draft: the forest is quiet\./, 'read_file returned the text');
     assert.equal(await lastRunState(page), 'completed');
     await page.context().close();
 });
@@ -74,24 +79,28 @@ test('hostile paths get recoverable errors with the right codes, and the run goe
         ['output/a\u0000b', 'workspace.invalid_path', 'workspace.invalid_path'],
         ['', 'workspace.invalid_path', 'workspace.invalid_path'],
     ];
+    const listAll = call('workspace_list_files', { path: '', depth: 4 });
     session.mock.enqueue(
-        calls(...hostile.map(([path]) => call('workspace_read_file', { path }))),
+        calls(listAll, ...hostile.map(([path]) => call('workspace_read_file', { path }))),
         calls(...hostile.map(([path]) => call('workspace_write_file', { path, content: 'pwned' }))),
-        calls(call('workspace_list_files', { path: '', depth: 4 })),
+        calls(listAll),
         calls(call('workspace_write_file', { path: 'output/main.md', content: 'Still standing.' }), call('workspace_commit', {}), call('workspace_finish', {})),
     );
     await sendMessage(page, 'Try the paths.');
     const requests = session.mock.generations();
     assert.equal(requests.length, 4);
-    const reads = toolMessages(requests[1]!);
-    const writes = toolMessages(requests[2]!).slice(reads.length);
+    const [before, ...reads] = toolMessages(requests[1]!);
+    const writes = toolMessages(requests[2]!).slice(reads.length + 1);
     assert.equal(reads.length, hostile.length);
+    assert.equal(writes.length, hostile.length);
     hostile.forEach(([path, readCode, writeCode], i) => {
         assert.match(reads[i]!.content, new RegExp(`^ERROR ${readCode.replace('.', '\\.')}:`), `read ${JSON.stringify(path)}`);
         assert.match(writes[i]!.content, new RegExp(`^ERROR ${writeCode.replace('.', '\\.')}:`), `write ${JSON.stringify(path)}`);
     });
     const listing = toolMessages(requests[3]!).at(-1)!.content;
-    assert.doesNotMatch(listing, /pwned|passwd|tool-results|checkpoints|events\.jsonl|input\//, 'nothing was written anywhere');
+    assert.doesNotMatch(before!.content, /^ERROR/);
+    assert.equal(listing, before!.content, 'nothing was written anywhere: the workspace lists as it did before the writes');
+    assert.doesNotMatch(listing, /passwd|tool-results|checkpoints|events\.jsonl|input\//, 'and no hidden store is listed');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Still standing.');
     assert.equal(await lastRunState(page), 'completed');
     await page.context().close();
@@ -177,8 +186,8 @@ test('Stop during a slow model call cancels the run; nothing is committed', asyn
     assert.equal(after.length, before.length + 1, 'only the user message was added');
     assert.ok(after.every((m) => !m.mes.includes('Never shown')));
     const slow = session.mock.generations()[1]!;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(session.mock.requests().find((r) => r.seq === slow.seq)?.aborted, true, 'the model call in flight was aborted');
+    // The mock records the abort when the connection closes, which can come after the page shows the cancel.
+    await session.mock.waitUntil(() => slow.aborted === true, 'the model call in flight to be aborted');
     assert.equal(JSON.parse(await page.evaluate(() => JSON.stringify(globalThis.TavernAgent!.status()))).run, null);
     await page.context().close();
 });

@@ -84,15 +84,6 @@ function task(page: Page, agentId: string) {
     return page.locator(`.tavern-agent__run .tavern-agent__task[data-agent-id="${agentId}"]`).first();
 }
 
-/** Polls a condition of the mock's records (they change outside the page) until it holds, or fails after 15 s. */
-async function waitUntil(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-        if (Date.now() > deadline) throw new Error('waited 15 s for the mock model');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-}
-
 async function stateOf(page: Page): Promise<string | null> {
     return page.evaluate(() => document.querySelector('.tavern-agent__run')?.getAttribute('data-run-state') ?? null);
 }
@@ -281,7 +272,7 @@ test('Stop while children work aborts every request in flight, commits nothing, 
     await page.fill('#send_textarea', 'Take your time.');
     await page.click('#send_but');
     await page.waitForFunction(() => document.querySelectorAll('.tavern-agent__task[data-task-status="running"]').length === 2, undefined, { timeout: 30_000 });
-    await waitUntil(() => childRequests(RESEARCH).length + childRequests(REVIEW).length === 2);
+    await session.mock.waitUntil(() => childRequests(RESEARCH).length + childRequests(REVIEW).length === 2, 'both children asking the model', 15_000);
     await page.click('#mes_stop');
     await page.locator('.tavern-agent__run[data-run-state="cancelled"]').waitFor({ timeout: 15_000 });
     await waitForIdle(page);
@@ -294,7 +285,7 @@ test('Stop while children work aborts every request in flight, commits nothing, 
     // Every model request that was in flight was aborted (recorded when its socket closed, which may come a moment later).
     const children = [...childRequests(RESEARCH), ...childRequests(REVIEW)];
     assert.equal(children.length, 2);
-    await waitUntil(() => session.mock.generations().every((r) => r.endedAt !== undefined));
+    await session.mock.waitUntil(() => session.mock.generations().every((r) => r.endedAt !== undefined), 'every request ended', 15_000);
     for (const req of children) assert.equal(req.aborted, true, 'the child request was aborted');
     await page.context().close();
 });

@@ -124,9 +124,11 @@ test('a scripted run shows live, in order, with the right statuses, then its hea
     const model2 = seen.filter((entry) => entry.startsWith(`${final[2]!.key}:`));
     assert.deepEqual(model2.map((entry) => entry.split(':')[1]), ['running', 'completed'], 'the slow model turn was shown running, then answered');
 
-    const header = await page.locator('.tavern-agent__run-stats').innerText();
-    assert.match(header, /600/, 'tokens sent: 100 + 200 + 300');
-    assert.match(header, /60\b/, 'tokens received: 10 + 20 + 30');
+    const stat = (label: string) => page.locator(`.tavern-agent__run-stats .tavern-agent__stat[title="${label}"]`).textContent();
+    assert.equal(await stat('Tokens sent'), 'Tokens sent: 600', '100 + 200 + 300');
+    assert.equal(await stat('Tokens received'), 'Tokens received: 60', '10 + 20 + 30');
+    assert.equal(await stat('Model turns'), 'Model turns: 3');
+    assert.equal(await stat('Tool calls'), 'Tool calls: 4');
     // Collapsed by default; opening a model turn shows its narration and reasoning.
     assert.equal(await page.locator('.tavern-agent__row-body').count(), 0);
     await row(page, 'Model #1').locator('.tavern-agent__row-toggle').click();
@@ -252,31 +254,28 @@ function longRunExport(events: number) {
     return { text: JSON.stringify({ kind: 'tavern-agent.run', version: 1, run, events: list, files: [], checkpoints: [] }), events: list.length, rows: (list.length - 4) / 2 + 1 };
 }
 
-test('an imported run of 5,000 events opens, scrolls smoothly and is reachable by keyboard', async () => {
+// How fast it opens and scrolls is measured by the bench (bench/timeline-scroll.ts), not asserted here.
+test('an imported run of 5,000 events opens, draws only the rows in view while scrolling, and is reachable by keyboard', async () => {
     const { page, pageErrors } = await openTimeline();
     const long = longRunExport(5000);
     assert.equal(long.events, 5000);
-    const started = Date.now();
     await page.setInputFiles('#tavern_agent_run_import', { name: 'long-run.json', mimeType: 'application/json', buffer: Buffer.from(long.text) });
     await page.locator(`.tavern-agent__run[data-source="imported"] li[aria-setsize="${long.rows}"]`).first().waitFor({ timeout: 20_000 });
-    const openMs = Date.now() - started;
     const drawn = await page.locator('.tavern-agent__timeline-scroll > ol > li').count();
     assert.ok(drawn > 5 && drawn < 80, `only the rows in view are drawn (${drawn} of ${long.rows})`);
 
-    // Scroll through a third of it in steps, timing each step until the frame after it is painted.
-    const frames = await page.evaluate(async () => {
+    // Scroll through a third of it in steps, each step until the frame after it is painted.
+    const positions = await page.evaluate(async () => {
         const scroller = document.querySelector<HTMLElement>('.tavern-agent__timeline-scroll')!;
-        const times: number[] = [];
+        const firstDrawn: number[] = [];
         for (let step = 0; step < 60; step += 1) {
-            const start = performance.now();
             scroller.scrollTop += 700;
             await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-            times.push(performance.now() - start);
+            firstDrawn.push(Number(scroller.querySelector('ol > li')?.getAttribute('aria-posinset')));
         }
-        return times.sort((a, b) => a - b);
+        return firstDrawn;
     });
-    const median = frames[Math.floor(frames.length / 2)]!;
-    assert.ok(median < 60, `median scroll step ${median.toFixed(1)} ms (worst ${frames.at(-1)!.toFixed(1)} ms)`);
+    assert.ok(positions.at(-1)! > positions[0]!, `the drawn rows follow the scroll (first drawn row ${positions[0]} → ${positions.at(-1)})`);
     assert.ok(await page.locator('.tavern-agent__timeline-scroll > ol > li').count() < 80, 'still only the rows in view');
 
     // The end of the run, by keyboard: End on a focused row goes to the last row.
@@ -288,7 +287,6 @@ test('an imported run of 5,000 events opens, scrolls smoothly and is reachable b
     await page.waitForFunction((n) => document.activeElement?.closest('li')?.getAttribute('aria-posinset') === String(n - 1), long.rows);
     await page.keyboard.press('Enter');
     await page.locator('.tavern-agent__event--open .tavern-agent__row-body').waitFor();
-    console.log(`# 5,000 events: opened in ${openMs} ms; scroll step median ${median.toFixed(1)} ms, worst ${frames.at(-1)!.toFixed(1)} ms`);
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });
@@ -313,7 +311,8 @@ test('a tool result holding HTML shows as text and runs nothing', async () => {
     const texts = await page.locator('.tavern-agent__run .tavern-agent__row-body').allInnerTexts();
     assert.ok(texts.some((text) => text.includes(hostile)), 'the markup is shown as text');
     assert.equal(await page.locator('aside.tavern-agent img').count(), 0, 'no element was made from it');
-    await page.waitForTimeout(300);
+    // Without an element there is no onerror to run: that is the check. No wait for a dialog that should not come.
+    assert.equal(await page.locator('[onerror]').count(), 0, 'nowhere on the page');
     assert.equal(dialogs, 0, 'no script ran');
     assert.deepEqual(pageErrors, []);
     await page.context().close();

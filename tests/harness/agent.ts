@@ -45,6 +45,49 @@ export function toolMessages(request: RecordedRequest): Array<{ tool_call_id: st
         .map((m) => ({ tool_call_id: String(m.tool_call_id), content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
 }
 
+/** A tool result a model request carried, with the name of the call it answers. */
+export interface ShownToolResult {
+    name: string;
+    content: string;
+}
+
+const textOf = (content: unknown): string =>
+    typeof content === 'string'
+        ? content
+        : Array.isArray(content) && content.every((part) => typeof (part as { text?: unknown })?.text === 'string')
+          ? content.map((part) => (part as { text: string }).text).join('')
+          : JSON.stringify(content);
+
+/**
+ * The tool results a model request carried, in order, in any of the three dialects: OpenAI `role: "tool"`
+ * messages, Claude `tool_result` blocks, Gemini `functionResponse` parts. Each is named by the call it
+ * answers (looked up through the assistant's calls in the same request), so a test can pick the result of
+ * one call instead of matching text that may be anywhere in the body.
+ */
+export function toolResults(request: RecordedRequest): ShownToolResult[] {
+    const body = request.body as Record<string, any>; // a provider's request body, read by the dialect below
+    if (request.dialect === 'gemini') {
+        const parts = (body.contents as Array<{ parts?: Array<Record<string, any>> }>).flatMap((c) => c.parts ?? []);
+        return parts
+            .filter((part) => part.functionResponse)
+            .map((part) => ({ name: String(part.functionResponse.name), content: textOf(part.functionResponse.response?.content) }));
+    }
+    const messages = body.messages as Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string } }>; tool_call_id?: string }>;
+    const names = new Map<string, string>();
+    const out: ShownToolResult[] = [];
+    for (const message of messages) {
+        for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+        if (message.role === 'tool') out.push({ name: names.get(String(message.tool_call_id)) ?? '?', content: textOf(message.content) });
+        if (request.dialect === 'claude' && Array.isArray(message.content)) {
+            for (const block of message.content as Array<Record<string, any>>) {
+                if (block.type === 'tool_use') names.set(block.id, block.name);
+                if (block.type === 'tool_result') out.push({ name: names.get(block.tool_use_id) ?? '?', content: textOf(block.content) });
+            }
+        }
+    }
+    return out;
+}
+
 /** Names of the tools offered in a request (OpenAI shape). */
 export function offeredTools(request: RecordedRequest): string[] {
     const tools = (request.body as { tools?: Array<{ function: { name: string } }> }).tools ?? [];

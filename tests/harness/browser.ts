@@ -6,8 +6,10 @@
  * that does not exist in the page. Keep callbacks free of named inner functions (inline expressions and
  * anonymous arrows passed as arguments are fine).
  */
+import { accessSync, constants } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
+/** The browser `npm test` found or installed (scripts/test.mjs sets CHROMIUM_PATH), else Debian's. */
 export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -27,6 +29,14 @@ const READY_TIMEOUT_MS = 45_000;
 const TURN_TIMEOUT_MS = 30_000;
 
 export function launchBrowser(opts: { headless?: boolean } = {}): Promise<Browser> {
+  try {
+    accessSync(CHROMIUM_EXECUTABLE, constants.X_OK);
+  } catch {
+    // Run directly with `node --test`, nothing looked for the browser: say how to get one.
+    return Promise.reject(
+      new Error(`No Chromium at ${CHROMIUM_EXECUTABLE}: run the tests with \`npm test\` (it finds or installs Debian's chromium), or set CHROMIUM_PATH.`),
+    );
+  }
   return chromium.launch({
     executablePath: CHROMIUM_EXECUTABLE,
     headless: opts.headless ?? true,

@@ -139,6 +139,7 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
       rec.endedAt = Date.now();
       if (clientGone) rec.aborted = true;
       log(rec);
+      notify();
     });
 
     const method = req.method ?? 'GET';
@@ -184,6 +185,36 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
     res.end();
   }
 
+  /** Resolves once `condition` holds: checked now and on every notify(), never by polling. */
+  function waitUntil(condition: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        let holds: boolean;
+        try {
+          holds = condition();
+        } catch (error) {
+          // A test's condition must not break the request that notified it.
+          cleanup();
+          reject(error);
+          return;
+        }
+        if (!holds) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`mock-model: waited ${timeoutMs} ms for ${what()}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  }
+
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: `mock-model internal error: ${String(err)}`, type: 'server_error', code: null } });
@@ -208,28 +239,11 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
     setResponder: (fn) => void (responder = fn),
     requests: () => [...records],
     generations,
-    waitForGenerations(n, timeoutMs = DEFAULT_WAIT_MS) {
-      return new Promise((resolve, reject) => {
-        const check = (): boolean => {
-          const g = generations();
-          if (g.length < n) return false;
-          cleanup();
-          resolve(g);
-          return true;
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`mock-model: waited ${timeoutMs} ms for ${n} generation request(s), got ${generations().length}`));
-        }, timeoutMs);
-        const waiter = () => void check();
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(waiter);
-        };
-        waiters.add(waiter);
-        check();
-      });
+    async waitForGenerations(n, timeoutMs = DEFAULT_WAIT_MS) {
+      await waitUntil(() => generations().length >= n, timeoutMs, () => `${n} generation request(s), got ${generations().length}`);
+      return generations();
     },
+    waitUntil: (condition, what, timeoutMs = DEFAULT_WAIT_MS) => waitUntil(condition, timeoutMs, () => what),
     reset,
     close: () =>
       new Promise<void>((resolve) => {

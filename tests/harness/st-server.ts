@@ -59,7 +59,8 @@ export const MOCK_MODEL_IDS: Record<ModelSource, string> = {
 export const MOCK_PROXY_PASSWORD = 'e2e-proxy-key';
 export const MOCK_PROXY_NAME = 'E2E mock';
 
-const READY_TIMEOUT_MS = 90_000;
+// Generous: a loaded 2-core machine (two e2e files at once, plus a build) has taken over 90 s to start it.
+const READY_TIMEOUT_MS = 180_000;
 const KILL_AFTER_MS = 8_000;
 
 const TEST_CONFIG_YAML = `# written by tests/harness/st-server.ts

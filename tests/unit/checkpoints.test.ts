@@ -1,9 +1,13 @@
-// Unit tests of checkpoint deltas: exact rebuilds over a long edit history, periodic full copies, size.
+// Unit tests of checkpoint deltas: exact rebuilds over a long edit history, periodic full copies, size; and the
+// same history stored and read back through each storage kind.
 // Run: node --import tsx --test tests/unit/checkpoints.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CheckpointRecord } from '../../src/contract/records';
 import { FULL_COPY_EVERY, lineDiff, makeCheckpoint, rebuildCheckpoint } from '../../src/workspace/checkpoints';
+import { storeCheckpoint, suitesPerStorageKind } from '../fixtures/storage-kinds';
+
+const perStorageKind = suitesPerStorageKind();
 
 /** mulberry32: a small deterministic PRNG, so every run of the test makes the same edits. */
 function prng(seed: number): () => number {
@@ -189,5 +193,34 @@ describe('lineDiff', () => {
             }
             text = next;
         }
+    });
+});
+
+perStorageKind.describe('checkpoints stored and read back', () => {
+    const random = prng(424242);
+    const writer = makeWriter(random);
+    let initial = '';
+    while (initial.length < 5_000) initial += writer.paragraph();
+    const versions = [initial];
+    for (let i = 0; i < 60; i += 1) versions.push(writer.edit(versions.at(-1)!));
+    const records = checkpointsOf(versions);
+
+    it('lists them by seq, whatever order they were stored in, and every version rebuilds from the list', async () => {
+        const storage = perStorageKind.newStorage();
+        const shuffledRecords = shuffled(records, prng(3));
+        // Half as the workspace stores them (with the journal event that records them), half on their own.
+        for (const [i, record] of shuffledRecords.entries()) {
+            if (i % 2 === 0) await storeCheckpoint(storage, record);
+            else await storage.appendEvent({ v: 1, runId: record.runId, seq: record.seq, at: record.at, type: 'checkpoint', payload: {} }, { checkpoints: [record] });
+        }
+        const other = makeCheckpoint({ runId: 'run-cp', seq: 1000, path: 'scratch/other.md', previous: null, next: 'other', indexForPath: 0, at: 1 });
+        await storeCheckpoint(storage, other);
+        const listed = await storage.listCheckpoints('run-cp', 'output/main.md');
+        assert.deepEqual(listed.map((r) => r.seq), records.map((r) => r.seq));
+        assert.deepEqual(listed, records, 'stored and read back unchanged');
+        for (let seq = 0; seq < versions.length; seq += 1) {
+            if (rebuildCheckpoint(listed, seq) !== versions[seq]) assert.fail(`checkpoint ${seq} does not rebuild from storage`);
+        }
+        assert.deepEqual((await storage.listCheckpoints('run-cp')).map((r) => r.seq), [...records.map((r) => r.seq), 1000]);
     });
 });

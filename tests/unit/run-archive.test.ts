@@ -1,12 +1,15 @@
-import { test } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
+import type { RunStorage } from '../../src/store/run-storage';
 import { runAgent } from '../../src/engine/run';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import { checkpointDiff, exportRun, importRun, IMPORTED_CHAT_KEY, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from '../../src/engine/run-archive';
 import { ok } from '../../src/contract/result';
 import type { ModelReply } from '../../src/contract/model';
 import { sampleRunInput } from '../fixtures/run-input';
+import { suitesPerStorageKind } from '../fixtures/storage-kinds';
+
+const { describe, newStorage } = suitesPerStorageKind();
 
 function toolTurn(...calls: Array<[string, unknown]>): ModelReply {
     return {
@@ -34,101 +37,110 @@ async function finishedRun(storage: RunStorage, runId = 'run-1'): Promise<void> 
     assert.equal(outcome.state, 'completed');
 }
 
-test('files list visible files first, then the hidden stores, and read back', async () => {
-    const storage = createMemoryRunStorage();
-    await finishedRun(storage);
-    const files = await listRunFiles(storage, 'run-1');
-    const firstHidden = files.findIndex((f) => f.hidden);
-    assert.ok(firstHidden > 0 && files.slice(firstHidden).every((f) => f.hidden));
-    assert.ok(files.some((f) => f.path === 'input/prompt.json' && f.hidden));
-    assert.ok(files.some((f) => f.path.startsWith('tool-results/')));
-    const draft = await readRunFile(storage, 'run-1', 'output/main.md');
-    assert.ok(draft.ok && draft.value.content === 'one\nTWO\nthree\n');
-    assert.equal((await readRunFile(storage, 'run-1', 'output/none.md')).ok, false);
-});
+// Run archive operations on a finished run, once on each storage kind.
+describe('run archive', () => {
+    it('files list visible files first, then the hidden stores, and read back', async () => {
+        const storage = newStorage();
+        await finishedRun(storage);
+        const files = await listRunFiles(storage, 'run-1');
+        const firstHidden = files.findIndex((f) => f.hidden);
+        assert.ok(firstHidden > 0 && files.slice(firstHidden).every((f) => f.hidden));
+        assert.ok(files.some((f) => f.path === 'input/prompt.json' && f.hidden));
+        assert.ok(files.some((f) => f.path.startsWith('tool-results/')));
+        const draft = await readRunFile(storage, 'run-1', 'output/main.md');
+        assert.ok(draft.ok && draft.value.content === 'one\nTWO\nthree\n');
+        assert.equal((await readRunFile(storage, 'run-1', 'output/none.md')).ok, false);
+    });
 
-test('a patch checkpoint diffs against the version before it, and restore brings the old text back', async () => {
-    const storage = createMemoryRunStorage();
-    await finishedRun(storage);
-    const checkpoints = await listCheckpoints(storage, 'run-1');
-    const mainOnes = checkpoints.filter((c) => c.path === 'output/main.md');
-    assert.ok(mainOnes.length >= 2);
-    const patch = mainOnes[1]!;
-    const diff = await checkpointDiff(storage, 'run-1', patch.seq);
-    assert.ok(diff.ok);
-    assert.equal(diff.value.before, 'one\ntwo\nthree\n');
-    assert.equal(diff.value.after, 'one\nTWO\nthree\n');
-    assert.deepEqual(diff.value.ops.filter((o) => o.op !== 0), [
-        { op: -1, text: 'two\n' },
-        { op: 1, text: 'TWO\n' },
-    ]);
+    it('a patch checkpoint diffs against the version before it, and restore brings the old text back', async () => {
+        const storage = newStorage();
+        await finishedRun(storage);
+        const checkpoints = await listCheckpoints(storage, 'run-1');
+        const mainOnes = checkpoints.filter((c) => c.path === 'output/main.md');
+        assert.ok(mainOnes.length >= 2);
+        const patch = mainOnes[1]!;
+        const diff = await checkpointDiff(storage, 'run-1', patch.seq);
+        assert.ok(diff.ok);
+        assert.equal(diff.value.before, 'one\ntwo\nthree\n');
+        assert.equal(diff.value.after, 'one\nTWO\nthree\n');
+        assert.deepEqual(diff.value.ops.filter((o) => o.op !== 0), [
+            { op: -1, text: 'two\n' },
+            { op: 1, text: 'TWO\n' },
+        ]);
 
-    const first = mainOnes[0]!;
-    assert.equal((await restoreCheckpoint(storage, 'run-1', first.seq, true)).ok, false, 'never while the run is running');
-    const restored = await restoreCheckpoint(storage, 'run-1', first.seq, false);
-    assert.ok(restored.ok);
-    const file = await readRunFile(storage, 'run-1', 'output/main.md');
-    assert.ok(file.ok && file.value.content === 'one\ntwo\nthree\n' && file.value.version === restored.value.version);
-    const events = await storage.listEvents('run-1');
-    assert.equal(events.at(-1)!.type, 'checkpoint-restore');
-    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'the journal stays contiguous');
+        const first = mainOnes[0]!;
+        assert.equal((await restoreCheckpoint(storage, 'run-1', first.seq, true)).ok, false, 'never while the run is running');
+        const restored = await restoreCheckpoint(storage, 'run-1', first.seq, false);
+        assert.ok(restored.ok);
+        const file = await readRunFile(storage, 'run-1', 'output/main.md');
+        assert.ok(file.ok && file.value.content === 'one\ntwo\nthree\n' && file.value.version === restored.value.version);
+        const events = await storage.listEvents('run-1');
+        assert.equal(events.at(-1)!.type, 'checkpoint-restore');
+        assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'the journal stays contiguous');
 
-    // Restoring memory changes what later runs start from.
-    const tom = (await listCheckpoints(storage, 'run-1')).find((c) => c.path === 'persist/notes.md')!;
-    assert.ok((await restoreCheckpoint(storage, 'run-1', tom.seq, false)).ok);
-    assert.deepEqual((await storage.getPersistState('run-1'))!.files, { 'persist/notes.md': 'Tom' });
-});
+        // Restoring memory changes what later runs start from.
+        const tom = (await listCheckpoints(storage, 'run-1')).find((c) => c.path === 'persist/notes.md')!;
+        assert.ok((await restoreCheckpoint(storage, 'run-1', tom.seq, false)).ok);
+        assert.deepEqual((await storage.getPersistState('run-1'))!.files, { 'persist/notes.md': 'Tom' });
+    });
 
-test('export and import round-trip a run, which comes back read-only under a new id', async () => {
-    const storage = createMemoryRunStorage();
-    await finishedRun(storage);
-    const exported = await exportRun(storage, 'run-1');
-    assert.ok(exported.ok);
-    const elsewhere = createMemoryRunStorage();
-    const imported = await importRun(elsewhere, exported.value, 'imported-x');
-    assert.ok(imported.ok);
-    const original = await storage.listEvents('run-1');
-    assert.equal(imported.value.events, original.length);
-    assert.deepEqual((await elsewhere.listEvents('imported-x')).map((e) => [e.seq, e.type]), original.map((e) => [e.seq, e.type]));
-    assert.equal((await elsewhere.getRun('imported-x'))!.chatKey, IMPORTED_CHAT_KEY);
-    const again = await exportRun(elsewhere, 'imported-x');
-    assert.ok(again.ok);
-    const seq = (await listCheckpoints(elsewhere, 'imported-x'))[0]!.seq;
-    assert.ok((await checkpointDiff(elsewhere, 'imported-x', seq)).ok, 'diffs still work on an import');
-    assert.equal((await restoreCheckpoint(elsewhere, 'imported-x', seq, false)).ok, false, 'imports are read-only');
-    assert.equal((await importRun(elsewhere, '{"kind":"something else"}', 'y')).ok, false);
-    assert.equal((await importRun(elsewhere, 'not json', 'z')).ok, false);
-});
+    it('export and import round-trip a run, which comes back read-only under a new id', async () => {
+        const storage = newStorage();
+        await finishedRun(storage);
+        const exported = await exportRun(storage, 'run-1');
+        assert.ok(exported.ok);
+        const elsewhere = newStorage();
+        const imported = await importRun(elsewhere, exported.value, 'imported-x');
+        assert.ok(imported.ok);
+        const original = await storage.listEvents('run-1');
+        assert.equal(imported.value.events, original.length);
+        assert.deepEqual((await elsewhere.listEvents('imported-x')).map((e) => [e.seq, e.type]), original.map((e) => [e.seq, e.type]));
+        assert.equal((await elsewhere.getRun('imported-x'))!.chatKey, IMPORTED_CHAT_KEY);
+        const again = await exportRun(elsewhere, 'imported-x');
+        assert.ok(again.ok);
+        const seq = (await listCheckpoints(elsewhere, 'imported-x'))[0]!.seq;
+        assert.ok((await checkpointDiff(elsewhere, 'imported-x', seq)).ok, 'diffs still work on an import');
+        assert.equal((await restoreCheckpoint(elsewhere, 'imported-x', seq, false)).ok, false, 'imports are read-only');
+        assert.equal((await importRun(elsewhere, '{"kind":"something else"}', 'y')).ok, false);
+        assert.equal((await importRun(elsewhere, 'not json', 'z')).ok, false);
+    });
 
-test('deleting a run removes everything stored with it', async () => {
-    const storage = createMemoryRunStorage();
-    await finishedRun(storage, 'run-a');
-    await finishedRun(storage, 'run-b');
-    await storage.deleteRun('run-a');
-    assert.equal(await storage.getRun('run-a'), undefined);
-    assert.deepEqual(await storage.listEvents('run-a'), []);
-    assert.deepEqual(await storage.listFiles('run-a'), []);
-    assert.deepEqual(await storage.listCheckpoints('run-a'), []);
-    assert.equal(await storage.getPersistState('run-a'), undefined);
-    assert.ok((await storage.listEvents('run-b')).length > 0, 'other runs are untouched');
-});
+    it('deleting a run removes everything stored with it', async () => {
+        const storage = newStorage();
+        await finishedRun(storage, 'run-a');
+        await finishedRun(storage, 'run-b');
+        const runB = { events: await storage.listEvents('run-b'), files: await storage.listFiles('run-b'), checkpoints: await storage.listCheckpoints('run-b') };
+        await storage.deleteRun('run-a');
+        assert.equal(await storage.getRun('run-a'), undefined);
+        assert.deepEqual(await storage.listEvents('run-a'), []);
+        assert.deepEqual(await storage.listFiles('run-a'), []);
+        assert.deepEqual(await storage.listCheckpoints('run-a'), []);
+        assert.equal(await storage.getPersistState('run-a'), undefined);
+        assert.deepEqual(
+            { events: await storage.listEvents('run-b'), files: await storage.listFiles('run-b'), checkpoints: await storage.listCheckpoints('run-b') },
+            runB,
+            'other runs are untouched',
+        );
+        assert.ok(await storage.getPersistState('run-b'));
+    });
 
-test('runs left unfinished by a reload become interrupted, journaled; ended runs are left alone', async () => {
-    const { markInterruptedRuns } = await import('../../src/engine/interrupted');
-    const storage = createMemoryRunStorage();
-    await finishedRun(storage, 'done');
-    const base = (await storage.getRun('done'))!;
-    await storage.putRun({ ...base, runId: 'cut-off', state: 'running' });
-    await storage.appendEvent({ v: 1, runId: 'cut-off', seq: 0, at: 1, type: 'run-create', payload: {} });
-    assert.equal(await markInterruptedRuns(storage), 1);
-    const cut = (await storage.getRun('cut-off'))!;
-    assert.equal(cut.state, 'interrupted');
-    assert.equal(cut.error?.code, 'run.interrupted');
-    assert.deepEqual((await storage.listEvents('cut-off')).map((e) => [e.seq, e.type]), [[0, 'run-create'], [1, 'run-fail'], [2, 'run-state']]);
-    assert.equal((await storage.getRun('done'))!.state, 'completed');
-    assert.equal(await markInterruptedRuns(storage), 0, 'idempotent');
-    // A run another tab is still working on (it holds the run's lock) is left alone.
-    await storage.putRun({ ...base, runId: 'other-tab', state: 'running' });
-    assert.equal(await markInterruptedRuns(storage, (runId) => runId === 'other-tab'), 0);
-    assert.equal((await storage.getRun('other-tab'))!.state, 'running');
+    it('runs left unfinished by a reload become interrupted, journaled; ended runs are left alone', async () => {
+        const { markInterruptedRuns } = await import('../../src/engine/interrupted');
+        const storage = newStorage();
+        await finishedRun(storage, 'done');
+        const base = (await storage.getRun('done'))!;
+        await storage.putRun({ ...base, runId: 'cut-off', state: 'running' });
+        await storage.appendEvent({ v: 1, runId: 'cut-off', seq: 0, at: 1, type: 'run-create', payload: {} });
+        assert.equal(await markInterruptedRuns(storage), 1);
+        const cut = (await storage.getRun('cut-off'))!;
+        assert.equal(cut.state, 'interrupted');
+        assert.equal(cut.error?.code, 'run.interrupted');
+        assert.deepEqual((await storage.listEvents('cut-off')).map((e) => [e.seq, e.type]), [[0, 'run-create'], [1, 'run-fail'], [2, 'run-state']]);
+        assert.equal((await storage.getRun('done'))!.state, 'completed');
+        assert.equal(await markInterruptedRuns(storage), 0, 'idempotent');
+        // A run another tab is still working on (it holds the run's lock) is left alone.
+        await storage.putRun({ ...base, runId: 'other-tab', state: 'running' });
+        assert.equal(await markInterruptedRuns(storage, (runId) => runId === 'other-tab'), 0);
+        assert.equal((await storage.getRun('other-tab'))!.state, 'running');
+    });
 });

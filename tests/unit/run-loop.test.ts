@@ -1,7 +1,8 @@
-// Unit tests of the run loop (runAgent) with in-memory storage, the real tools and a scripted fake host.
+// Unit tests of the run loop (runAgent) with the real tools and a scripted fake host, each suite once on the
+// in-memory storage and once on IndexedDB storage (tests/fixtures/storage-kinds.ts).
 // Run: node --import tsx --test tests/unit/run-loop.test.ts
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { ModelReply, ModelRequest, WireMessage } from '../../src/contract/model';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import type { JournalEvent } from '../../src/contract/records';
@@ -10,8 +11,12 @@ import { RunInputSchema, type PrefixMessage, type RunInput, type RunOutcome } fr
 import type { CommitRequest, HostBridge } from '../../src/contract/wire';
 import { createEventPump } from '../../src/engine/event-pump';
 import { runAgent } from '../../src/engine/run';
-import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
+import type { RunStorage } from '../../src/store/run-storage';
 import { ALL_TOOLS } from '../../src/tools/registry';
+import { suitesPerStorageKind } from '../fixtures/storage-kinds';
+
+/** Each `describe` below runs once per storage kind; `newStorage()` makes a fresh storage of that kind. */
+const { describe, newStorage } = suitesPerStorageKind();
 
 // ---------------------------------------------------------------------------------------------------
 // Fakes
@@ -54,7 +59,7 @@ interface HarnessOptions {
 }
 
 function harness(opts: HarnessOptions) {
-    const storage = opts.storage ?? createMemoryRunStorage();
+    const storage = opts.storage ?? newStorage();
     const controller = opts.controller ?? new AbortController();
     const requests: RecordedRequest[] = [];
     const commits: CommitRequest[] = [];
@@ -371,7 +376,7 @@ describe('runAgent: failures', () => {
     });
 
     it('maps any other host commit error to host.commit_failed', async () => {
-        const h = harness({ script: happyScript(), commit: () => fail('st.save_failed', 'saveChat rejected') });
+        const h = harness({ script: happyScript(), commit: () => ({ ok: false, error: { code: 'st.save_failed', message: 'saveChat rejected' } }) }) // a code from no list: the host's answer is data;
         const outcome = await h.run(makeInput('run-commit-failed'));
         assert.equal(outcome.state, 'failed');
         assert.equal(outcome.error?.code, 'host.commit_failed');
@@ -453,7 +458,7 @@ describe('runAgent: failures', () => {
     /** Memory storage whose appendEvent rejects from the first event of `fromType` on. */
     /** Storage whose journal breaks from the first event of `fromType` on; `inner` is the same data, working. */
     function failingJournal(fromType: string, error: () => unknown): RunStorage & { inner: RunStorage } {
-        const inner = createMemoryRunStorage();
+        const inner = newStorage();
         let broken = false;
         return {
             ...inner,
@@ -656,7 +661,7 @@ describe('runAgent: persist/ and finish', () => {
     }
 
     it('seeds the next run from the persist/ of the run that committed the newest agent message in its prefix', async () => {
-        const storage = createMemoryRunStorage();
+        const storage = newStorage();
         const first = harness({
             storage,
             script: [tools(call('call-m', 'workspace_write_file', { path: 'persist/memory.md', content: MEMORY })), ...happyScript()],
@@ -692,7 +697,7 @@ describe('runAgent: persist/ and finish', () => {
     });
 
     it('skips prefix messages of runs that never promoted persist/', async () => {
-        const storage = createMemoryRunStorage();
+        const storage = newStorage();
         const first = harness({
             storage,
             script: [tools(call('call-m', 'workspace_write_file', { path: 'persist/memory.md', content: MEMORY })), ...happyScript()],

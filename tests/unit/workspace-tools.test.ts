@@ -1,10 +1,10 @@
-// Unit tests of the seven workspace tools over an in-memory workspace, journal and run.
+// Unit tests of the seven workspace tools over a workspace, journal and run, each suite once on the in-memory
+// storage and once on IndexedDB storage (tests/fixtures/storage-kinds.ts).
 // Run: node --import tsx --test tests/unit/workspace-tools.test.ts
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import type { JournalEvent } from '../../src/contract/records';
 import { Journal } from '../../src/engine/journal';
-import { createMemoryRunStorage } from '../../src/store/run-storage';
 import type { RunControls, ToolContext, ToolDefinition, ToolOutcome } from '../../src/tools/tool';
 import { applyPatchTool } from '../../src/tools/workspace/apply-patch';
 import { commitTool } from '../../src/tools/workspace/commit';
@@ -18,11 +18,15 @@ import { rebuildCheckpoint } from '../../src/workspace/checkpoints';
 import { DEFAULT_ROOT_POLICY, type RootPolicy } from '../../src/workspace/roots';
 import { Workspace } from '../../src/workspace/workspace';
 import { noSkills, sampleRunInput } from '../fixtures/run-input';
+import { suitesPerStorageKind } from '../fixtures/storage-kinds';
+
+/** Each `describe` below runs once per storage kind; `newStorage()` makes a fresh storage of that kind. */
+const { describe, newStorage } = suitesPerStorageKind();
 
 const RUN_ID = 'run-1';
 
 function setup(opts: { foreground?: boolean; policy?: RootPolicy } = {}) {
-    const storage = createMemoryRunStorage();
+    const storage = newStorage();
     const events: JournalEvent[] = [];
     const journal = new Journal(RUN_ID, storage, (event) => events.push(event), () => 1000);
     const workspace = new Workspace(RUN_ID, opts.policy ?? DEFAULT_ROOT_POLICY, storage, journal, () => 1000);

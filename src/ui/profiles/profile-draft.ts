@@ -72,7 +72,7 @@ export function uniqueCopyId(id: string, taken: ReadonlySet<string>): string {
 }
 
 /** Every field the form shows, by the dotted path the worker's FieldError uses. */
-export const FIELD_PATHS = [
+const FIELD_PATHS = [
     'id',
     'displayName',
     'description',

@@ -62,9 +62,9 @@ function TaskResult({ nested, ctx, status }: { nested: TimelineModel; ctx: RowCo
  */
 export function TaskBlock({ row, nested, ctx }: { row: ToolRow; nested: TimelineModel; ctx: RowContext }) {
     const task = nested.task!;
-    const status = shownTaskStatus(task, ctx.summary.state);
+    const status = shownTaskStatus(task, ctx.model.summary.state);
     const now = useNow(status === 'running');
-    const figures = taskFigures(task, nested.summary, now, ctx.summary.endedAt);
+    const figures = taskFigures(task, nested.summary, now, ctx.model.summary.endedAt);
     const expandKey = `${ctx.keyPrefix}${row.key}/task`;
     const open = expandedRows.value.has(expandKey);
     const bodyId = `tavern-agent-task-${nested.runId}-${task.taskId}`;

@@ -60,6 +60,11 @@ export interface MockModel {
   /** Only model generation requests. */
   generations(): RecordedRequest[];
   waitForGenerations(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /**
+   * Resolves once `condition` holds, checked now and again whenever a request arrives or a response ends
+   * (is sent, aborted, and logged); rejects after `timeoutMs` naming `what`.
+   */
+  waitUntil(condition: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** Clears queue, routes, records, responder. */
   reset(): void;
   close(): Promise<void>;
