@@ -1,4 +1,4 @@
-// 8. Sub-agents: what one delegate + await round costs with an instant model, and whether three children
+// 9. Sub-agents: what one delegate + await round costs with an instant model, and whether three children
 // with a 300 ms model really run at once (against the same three run one after another).
 import type { Benchmark } from './lib/report';
 import { ratioOf } from './lib/report';
@@ -11,7 +11,7 @@ const CHILD_MS = 300;
 
 export const subagents: Benchmark = {
     name: 'subagents',
-    title: '8 Sub-agents: delegate + await, parallel children',
+    title: '9 Sub-agents: delegate + await, parallel children',
     async run({ shared, log }) {
         const bench = await shared.workerPage();
         const check = (what: string, result: { state: string; childRequests: number; error: string | null }, children: number) => {
