@@ -4,6 +4,8 @@ import { checkEngineHealth } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
+import { hostSkills } from './host/skills/host-skills';
+import { watchSkillOffers } from './host/skills/offer-watch';
 import { stContext } from './host/st-context';
 import { t } from './i18n/t';
 import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-controller';
@@ -15,7 +17,7 @@ const liveFeed = createLiveFeed(() => refreshChatStatus());
 
 // The interceptor must exist as soon as the module runs: SillyTavern looks it up by name on every Generate.
 (globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(createRunTakeover(liveFeed));
-globalThis.TavernAgent = createPublicApi();
+globalThis.TavernAgent = createPublicApi(hostSkills);
 
 function refreshChatStatus(): void {
     chatStatus.value = agentStatus(activeRun());
@@ -43,6 +45,7 @@ function start(): void {
     registerSlashCommands();
     onAgentModeChange(refreshChatStatus);
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
+    watchSkillOffers(hostSkills);
     mountPanel(
         {
             setAgentMode: (enabled) => void switchAgentMode(enabled),

@@ -3,6 +3,7 @@ import type { Profile } from '../contract/profile';
 import type { ChatMessage } from './st-context';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
+import { runSkills } from './skills/run-skills';
 
 export class SnapshotError extends Error {
     constructor(
@@ -103,6 +104,8 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
         eventSource.removeListener(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
         eventSource.removeListener(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
     }
+    // The skill set is frozen with the rest; every bundle it names is in the worker's cache from here on.
+    const skills = await runSkills(profile);
     if (signal.aborted) throw new SnapshotError('run.cancelled', 'The run was stopped.');
     const assembled = prompt as PromptMessage[] | null;
     if (!assembled) {
@@ -129,8 +132,8 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
             .map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: textOf(m.content), ...(m.name ? { name: String(m.name) } : {}) })),
         // The scan ran as part of the assembly: no event (no books) or no match is a valid, empty activation.
         worldInfo: { captured: true, entries },
-        skills: [],
-        hiddenSkills: [],
+        skills: skills.skills,
+        hiddenSkills: skills.hiddenSkills,
         profile,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
