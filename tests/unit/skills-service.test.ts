@@ -9,7 +9,7 @@ import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from '../../src
 import type { BundleStore } from '../../src/host/skills/bundle-files';
 import type { SkillEngine } from '../../src/host/skills/skill-engine';
 import type { SkillIndexState, SkillIndexStore } from '../../src/host/skills/skill-index';
-import type { OwnerPayload, SkillOwners } from '../../src/host/skills/skill-owners';
+import type { OwnerPayload, EmbeddedOwners } from '../../src/host/skills/embedded-owners';
 import { createSkillsService, type HostSkillsService } from '../../src/host/skills/skills-service';
 import { canonicalJson } from '../../src/host/skills/payload-hash';
 
@@ -99,7 +99,7 @@ class FakeIndex implements SkillIndexStore {
     }
 }
 
-class FakeOwners implements SkillOwners {
+class FakeOwners implements EmbeddedOwners {
     card: { owner: string; payload: unknown } | null = null;
     preset: { owner: string; payload: unknown } | null = null;
     async embedded() {

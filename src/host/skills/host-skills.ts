@@ -4,7 +4,7 @@ import { serverBundles } from './bundle-files';
 import { payloadHash } from './payload-hash';
 import type { SkillEngine } from './skill-engine';
 import { settingsSkillIndex } from './skill-index';
-import { stSkillOwners } from './skill-owners';
+import { stEmbeddedOwners } from './embedded-owners';
 import { createSkillsService } from './skills-service';
 
 /**
@@ -15,7 +15,7 @@ export const hostSkills = createSkillsService({
     engine: async () => (await getEngine()) as unknown as SkillEngine,
     bundles: serverBundles,
     index: settingsSkillIndex,
-    owners: stSkillOwners,
+    owners: stEmbeddedOwners,
     async profiles() {
         const engine = await getEngine();
         const listings = await engine.listProfiles(storedProfiles());

@@ -2,7 +2,7 @@ import type { Profile } from '../../contract/profile';
 import type { ResolvedSkills, SkillRunContext } from '../../contract/skills-resolve';
 import { t } from '../../i18n/t';
 import { hostSkills } from './host-skills';
-import { openCharacterAvatar, selectedPresetName } from './skill-owners';
+import { openCharacterAvatar, selectedPresetName } from './embedded-owners';
 
 /** The scopes that apply in the open chat: its chat-completion preset, the profile, the speaking character. */
 export function currentSkillContext(profileId: string): SkillRunContext {

@@ -2,7 +2,7 @@ import type { ParsedSkill, SkillImportResult, SkillIndexEntry, SkillListing, Ski
 import { SCOPE_ORDER, SkillScopeSchema, scopeKey, scopeKind } from '../../contract/skills';
 import type { EmbeddedSkillOffer, SkillFilesInput, SkillsService } from '../../contract/skills-service';
 import { resolveSkills, skillVisible, type ResolvedSkills, type SkillRunContext, type SkillVisibilityRules } from '../../contract/skills-resolve';
-import type { SkillOwners } from './skill-owners';
+import type { EmbeddedOwners } from './embedded-owners';
 import { installedIn, judgeSkills, type JudgedSkill } from './skill-previews';
 import { toSkillSources } from './skill-sources';
 import { createSkillStore, type InstallRequest, type SkillStoreDeps } from './skill-store';
@@ -12,7 +12,7 @@ export interface ProfileSkillRules extends SkillVisibilityRules {
 }
 
 export interface SkillsServiceDeps extends SkillStoreDeps {
-    owners: SkillOwners;
+    owners: EmbeddedOwners;
     /** Every usable agent profile's skill rules. */
     profiles(): Promise<ProfileSkillRules[]>;
     hashPayload(payload: unknown): Promise<string>;

@@ -10,7 +10,7 @@ export interface OwnerPayload {
     payload: unknown;
 }
 
-export interface SkillOwners {
+export interface EmbeddedOwners {
     /** The open character's and the selected chat-completion preset's payloads, where they carry one. */
     embedded(): Promise<OwnerPayload[]>;
     /** The target's current payload (possibly none) and its name; null when there is no such target open. */
@@ -81,7 +81,7 @@ function presetPayload(name: string): unknown {
     return context().getPresetManager('openai')?.readPresetExtensionField({ name, path: 'tauritavern.skills' }) ?? null;
 }
 
-export const stSkillOwners: SkillOwners = {
+export const stEmbeddedOwners: EmbeddedOwners = {
     async embedded() {
         const found: OwnerPayload[] = [];
         const open = await openCharacter();
