@@ -32,9 +32,11 @@ export function watchSkillOffers(service: HostSkillsService): void {
             return;
         }
         running = true;
+        let chat: string | undefined;
         try {
             do {
                 again = false;
+                chat = stContext().getCurrentChatId();
                 for (const found of await service.pendingOffers()) {
                     if (!shown.has(found.payloadHash)) await offer(found);
                 }
@@ -43,6 +45,9 @@ export function watchSkillOffers(service: HostSkillsService): void {
             console.error('[Tavern Agent] embedded skills could not be offered', error);
         } finally {
             running = false;
+            // Which chat's embedded skills were last looked at (offered or not): tests and other extensions
+            // can wait for it instead of guessing how long the check takes.
+            document.body.dataset.tavernAgentSkillOffersChecked = chat ?? '';
         }
     }
 
