@@ -4,6 +4,7 @@ import { checkEngineHealth } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
+import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
 import { t } from './i18n/t';
 import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-controller';
@@ -48,6 +49,7 @@ function start(): void {
             setAgentMode: (enabled) => void switchAgentMode(enabled),
             stopRun: () => void cancelActiveRun('Stopped from the panel.'),
             close: closePanel,
+            skillOwners,
         },
         () => void checkEngineHealth().catch(() => undefined), // the panel shows the failure
     );
