@@ -6,6 +6,7 @@ import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
 import { hostSkills } from './host/skills/host-skills';
 import { watchSkillOffers } from './host/skills/offer-watch';
+import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
 import { t } from './i18n/t';
 import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-controller';
@@ -51,6 +52,8 @@ function start(): void {
             setAgentMode: (enabled) => void switchAgentMode(enabled),
             stopRun: () => void cancelActiveRun('Stopped from the panel.'),
             close: closePanel,
+            skills: hostSkills,
+            skillOwners,
         },
         () => void checkEngineHealth().catch(() => undefined), // the panel shows the failure
     );

@@ -1,5 +1,6 @@
 import type { RunState } from './records';
 import type { TokenUsage } from './model';
+import type { SkillScope } from './skills';
 
 /**
  * The journal's event types (noun-then-verb) and their payloads. The journal is the truth: the panel,
@@ -35,6 +36,8 @@ export interface EventPayloads {
     'run-cancel': { reason: string };
     /** A checkpoint's text written back as the file's current version, from the timeline. */
     'checkpoint-restore': { seq: number; path: string; version: number };
+    /** The run's skill set, resolved and frozen at its start (shown in the run's details). */
+    'skills-resolve': { skills: Array<{ name: string; scope: SkillScope; hash: string }> };
 }
 
 export type EventType = keyof EventPayloads;

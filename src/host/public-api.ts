@@ -23,7 +23,8 @@ export type TavernAgentSkillsApi = Pick<SkillsService, 'list' | 'preview' | 'imp
 function skillsApi(service: SkillsService): TavernAgentSkillsApi {
     // Only the documented five, bound: scripts get no handle on the rest of the service.
     return Object.freeze({
-        list: () => service.list(),
+        // Exactly issue 11's shape: the manager's extra fields stay out of the public contract.
+        list: async () => (await service.list()).map(({ name, description, scope, files }) => ({ name, description, scope, files })),
         preview: (files, options) => service.preview(files, options),
         import: (files, options) => service.import(files, options),
         export: (names, options) => service.export(names, options),

@@ -1,13 +1,19 @@
+import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import { t } from '../i18n/t';
 import { ProfilesSection } from './profiles/profile-editor';
 import { ProfilePicker } from './profiles/profile-picker';
 import { RunView } from './run-view';
+import { SkillsSection } from './skills/skills-section';
 import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
 
 export interface PanelActions {
     setAgentMode(enabled: boolean): void;
     stopRun(): void;
     close(): void;
+    /** The skill service (host/ implements it); without it the panel has no Skills section. */
+    skills?: SkillsService;
+    /** The open character and selected preset, as skill scopes the manager can target. */
+    skillOwners?(): SkillOwners;
 }
 
 function EngineLine() {
@@ -93,6 +99,7 @@ export function Panel({ actions }: { actions: PanelActions }) {
                 <RunView />
             </section>
             <ProfilesSection />
+            {actions.skills ? <SkillsSection service={actions.skills} {...(actions.skillOwners ? { owners: actions.skillOwners } : {})} /> : null}
             <footer class="tavern-agent__footer">
                 <EngineLine />
             </footer>

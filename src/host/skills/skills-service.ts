@@ -121,7 +121,13 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
             const entries = [...store.entries()].sort(compareEntries);
             // Listing is when a browser catches up with skills installed elsewhere: fill its cache.
             await store.ensureCached(entries.map((entry) => entry.hash)).catch((error: unknown) => console.warn('[Tavern Agent] skill cache fill failed', error));
-            return entries.map((entry) => ({ name: entry.name, description: entry.description, scope: entry.scope, files: entry.files.map((f) => f.path) }));
+            return entries.map((entry) => ({
+                name: entry.name,
+                description: entry.description,
+                scope: entry.scope,
+                files: entry.files.map((f) => f.path),
+                bytes: entry.files.reduce((sum, f) => sum + f.bytes, 0),
+            }));
         },
 
         async preview(files, options) {
