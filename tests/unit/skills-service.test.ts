@@ -185,6 +185,18 @@ describe('import', () => {
         assert.equal((await service.readFile('lore', 'global', 'SKILL.md')).content.endsWith('New text.'), true);
     });
 
+    it('conflict may be chosen per skill name; a name left out is not replaced', async () => {
+        await service.import(file(skillText('a'), skillText('b'), skillText('c')), { scope: 'global' });
+        const results = await service.import(file(skillText('a', 'v2'), skillText('b', 'v2'), skillText('c', 'v2'), skillText('d')), { scope: 'global', conflict: { a: 'replace', b: 'skip' } });
+        assert.deepEqual(results.map((r) => [r.name, r.action, Boolean(r.error)]), [
+            ['a', 'replaced', false],
+            ['b', 'skipped', false],
+            ['c', 'skipped', true],
+            ['d', 'installed', false],
+        ]);
+        await assert.rejects(service.import(file(skillText('a')), { scope: 'global', conflict: { a: 'merge' } as never }), /skip' or 'replace/);
+    });
+
     it('a refused skill carries its error and installs nothing; the others still install', async () => {
         const results = await service.import(file(skillText('ok'), skillText('bad..'), skillText('ok', 'twin')), { scope: 'global' });
         assert.deepEqual(results.map((r) => r.action), ['installed', 'skipped', 'skipped']);

@@ -1,6 +1,6 @@
 import type { ParsedSkill, SkillImportResult, SkillIndexEntry, SkillListing, SkillScope } from '../../contract/skills';
 import { SCOPE_ORDER, SkillScopeSchema, scopeKey, scopeKind } from '../../contract/skills';
-import type { EmbeddedSkillOffer, SkillFilesInput, SkillsService } from '../../contract/skills-service';
+import type { EmbeddedSkillOffer, SkillConflictChoice, SkillFilesInput, SkillsService } from '../../contract/skills-service';
 import { resolveSkills, skillVisible, type ResolvedSkills, type SkillRunContext, type SkillVisibilityRules } from '../../contract/skills-resolve';
 import type { EmbeddedOwners } from './embedded-owners';
 import { installedIn, judgeSkills, type JudgedSkill } from './skill-previews';
@@ -63,10 +63,11 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
     }
 
     /** Decides per judged skill, installs what should be, and answers in the input's order. */
-    async function installJudged(judged: JudgedSkill[], scope: SkillScope, conflict: 'skip' | 'replace' | undefined, source: SkillIndexEntry['source']): Promise<SkillImportResult[]> {
+    async function installJudged(judged: JudgedSkill[], scope: SkillScope, choice: SkillConflictChoice | undefined, source: SkillIndexEntry['source']): Promise<SkillImportResult[]> {
         const results: SkillImportResult[] = [];
         const requests: InstallRequest[] = [];
         for (const { preview, bundle } of judged) {
+            const conflict = typeof choice === 'object' && choice !== null ? choice[preview.name] : choice;
             if (!bundle || preview.error) {
                 results.push({ name: preview.name, action: 'skipped', error: preview.error ?? 'The skill could not be read.' });
             } else if (preview.conflict === 'same') {
@@ -138,7 +139,8 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
         async import(files, options) {
             const scope = checkScope(options?.scope ?? 'global');
             const conflict = options?.conflict;
-            if (conflict !== undefined && conflict !== 'skip' && conflict !== 'replace') throw new TypeError(`conflict must be 'skip' or 'replace', not ${JSON.stringify(conflict)}.`);
+            const strategies = typeof conflict === 'object' && conflict !== null ? Object.values(conflict) : conflict === undefined ? [] : [conflict];
+            if (strategies.some((s) => s !== 'skip' && s !== 'replace')) throw new TypeError(`conflict must be 'skip' or 'replace' (or a record of them by skill name), not ${JSON.stringify(conflict)}.`);
             const judged = judgeSkills(await parse(files), store.entries(), scope);
             return installJudged(judged, scope, conflict, { kind: 'import' });
         },
