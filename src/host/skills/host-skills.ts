@@ -12,7 +12,7 @@ import { createSkillsService } from './skills-service';
  * on the SillyTavern server, cached by the worker. index.ts hands it to the public API and the panel.
  */
 export const hostSkills = createSkillsService({
-    engine: async () => (await getEngine()) as unknown as SkillEngine,
+    engine: async (): Promise<SkillEngine> => getEngine(),
     bundles: serverBundles,
     index: settingsSkillIndex,
     owners: stEmbeddedOwners,
