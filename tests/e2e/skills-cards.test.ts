@@ -176,7 +176,7 @@ test('"Not now" is remembered for the same payload, on any browser; a changed pa
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, { declined?: string[] } | undefined>;
         return (settings.tavern_agent_skills?.declined ?? []).length > 0;
     });
-    assert.deepEqual((await skillIndex(page)).filter((line) => line.name.startsWith('card-')), [], 'nothing installed');
+    assert.deepEqual((await skillIndex(page)).filter((line) => JSON.stringify(line.scope) === JSON.stringify({ character: avatar })), [], 'nothing installed');
     assert.doesNotMatch(await visibleSkills(page), /card-lore/);
     await page.context().close();
 
@@ -202,10 +202,11 @@ test('"Not now" is remembered for the same payload, on any browser; a changed pa
     assert.equal(await offered(other), true);
     assert.match(await other.locator(OFFER).innerText(), /card-lore/);
     await other.locator(`${OFFER} .popup-button-ok`).click();
-    await other.waitForFunction(() => {
-        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string }> } | undefined>;
-        return (settings.tavern_agent_skills?.index ?? []).some((line) => line.name === 'card-lore');
-    });
+    await other.waitForFunction((av) => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string; scope: unknown }> } | undefined>;
+        return (settings.tavern_agent_skills?.index ?? []).some((line) => line.name === 'card-lore' && JSON.stringify(line.scope) === JSON.stringify({ character: av }));
+    }, avatar);
+    assert.match(await visibleSkills(other), /card-lore — What Mira knows/);
     // The agent profiles the card carries survived our reads and writes of its `tauritavern` object.
     const kept = await other.evaluate((av) => {
         const context = SillyTavern!.getContext() as unknown as { characters: Array<{ avatar: string; data?: { extensions?: { tauritavern?: { agentProfiles?: unknown } } } }> };
