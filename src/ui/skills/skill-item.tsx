@@ -5,7 +5,7 @@ import { t } from '../../i18n/t';
 import { confirmAction } from '../profiles/confirm';
 import { downloadBlob } from '../profiles/download';
 import { SkillFiles } from './skill-files';
-import { errorText, formatBytes, scopeFromKey, scopeLabel, skillKey, targetLabel } from './skill-scope';
+import { errorText, fileCount, formatBytes, scopeFromKey, scopeLabel, skillKey, targetLabel } from './skill-scope';
 
 interface SkillItemProps {
     service: SkillsService;
@@ -129,7 +129,7 @@ export function SkillItem(props: SkillItemProps) {
                     <span class="tavern-agent__skill-name">{skill.name}</span>
                 </button>
                 <span class="tavern-agent__muted tavern-agent__skill-size" data-testid="skill-size">
-                    {skill.files.length} {t`files`}
+                    {fileCount(skill.files.length)}
                     {skill.bytes !== undefined ? ` · ${formatBytes(skill.bytes)}` : ''}
                 </span>
             </div>
