@@ -71,6 +71,7 @@ const panelServices: PanelServices = {
     profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles },
     confirm: confirmAction,
     toast: toasts,
+    skillOwners,
 };
 
 let started = false;
@@ -88,7 +89,6 @@ function start(): void {
             setAgentMode: (enabled) => void switchAgentMode(enabled),
             stopRun: () => void cancelActiveRun('Stopped from the panel.'),
             close: closePanel,
-            skillOwners,
         },
         panelServices,
         () => void checkEngineHealth().catch(() => undefined), // the panel shows the failure

@@ -2,8 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { scopeKey, type SkillListing, type SkillScope } from '../../contract/skills';
 import type { SkillOwners, SkillsService } from '../../contract/skills-service';
 import { t } from '../../i18n/t';
-import { confirmAction } from '../profiles/confirm';
 import { downloadBlob } from '../profiles/download';
+import { services } from '../services';
 import { SkillFiles } from './skill-files';
 import { errorText, fileCount, formatBytes, scopeFromKey, scopeLabel, skillKey, targetLabel } from './skill-scope';
 
@@ -105,7 +105,7 @@ export function SkillItem(props: SkillItemProps) {
         }
     };
     const remove = async () => {
-        if (!(await confirmAction(`${t`Delete this skill?`} ${skill.name} (${scopeLabel(skill.scope, owners)})`))) return;
+        if (!(await services().confirm(`${t`Delete this skill?`} ${skill.name} (${scopeLabel(skill.scope, owners)})`))) return;
         try {
             await service.delete(skill.name, { scope: skill.scope });
             onNotice(`${t`Deleted:`} ${skill.name}`);
