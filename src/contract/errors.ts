@@ -29,6 +29,13 @@ export const RECOVERABLE_CODES = [
     'worldinfo.entry_not_found',
     'worldinfo.invalid_range',
     'worldinfo.read_too_large',
+    'skill.not_found',
+    'skill.not_visible',
+    'skill.file_not_found',
+    'skill.binary_file',
+    'skill.invalid_range',
+    'skill.mixed_range',
+    'skill.read_budget_exhausted',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 
@@ -91,6 +98,11 @@ export const WIRE_ERROR_CODES = [
     'run.import_invalid',
     'checkpoint.not_found',
     'checkpoint.corrupt',
+    'skill.invalid_bundle',
+    'skill.hash_mismatch',
+    'skill.not_cached',
+    'skill.payload_invalid',
+    'skill.payload_version',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

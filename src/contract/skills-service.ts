@@ -3,6 +3,8 @@ import type { SkillImportResult, SkillListing, SkillPreview, SkillScope } from '
 /** What `TavernAgent.skills` and the skill manager accept as input: zips, SKILL.md texts, picked folders. */
 export type SkillFilesInput = File | Blob | Array<File | Blob>;
 
+export type SkillConflictChoice = 'skip' | 'replace' | Record<string, 'skip' | 'replace'>;
+
 export interface SkillFileView {
     path: string;
     encoding: 'utf8' | 'base64';
@@ -39,7 +41,11 @@ export interface SkillOwners {
 export interface SkillsService {
     list(): Promise<SkillListing[]>;
     preview(files: SkillFilesInput, options: { scope: SkillScope }): Promise<SkillPreview[]>;
-    import(files: SkillFilesInput, options: { scope: SkillScope; conflict?: 'skip' | 'replace' }): Promise<SkillImportResult[]>;
+    /**
+     * `conflict` decides what happens to a skill that differs from the installed one of its name: one
+     * strategy for all, or one per skill name (a name not in the record is not replaced).
+     */
+    import(files: SkillFilesInput, options: { scope: SkillScope; conflict?: SkillConflictChoice }): Promise<SkillImportResult[]>;
     /** A zip Blob of the named skills of one scope. */
     export(names: string[], options: { scope: SkillScope }): Promise<Blob>;
     /** Rejects when there is no such skill in that scope. */

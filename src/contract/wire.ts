@@ -6,6 +6,7 @@ import type { RunInput, RunOutcome } from './run-input';
 import type { Profile } from './profile';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
+import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
@@ -89,4 +90,17 @@ export interface EngineApi {
     importRun(text: string): Promise<Result<{ runId: string; events: number }>>;
     deleteRun(runId: string): Promise<Result<null>>;
     readEvents(runId: string, fromSeq: number): Promise<Result<JournalEvent[]>>;
+    /** Zips, SKILL.md files or a picked folder's files → one entry per skill (parsed, checked, hashed; not stored). */
+    parseSkills(sources: SkillSource[]): Promise<ParsedSkill[]>;
+    /** A card's or preset's `extensions.tauritavern.skills` → skills; a bad item is refused alone. */
+    parseSkillPayload(payload: unknown): Promise<Result<ParsedSkill[]>>;
+    /** Caches bundles by hash (checked against their schema and recomputed hash), all or none. */
+    cacheSkillBundles(bundles: SkillBundle[]): Promise<Result<null>>;
+    /** Which of these hashes the cache lacks (the page then fetches them from the server). */
+    missingSkillBundles(hashes: string[]): Promise<string[]>;
+    readSkillFile(hash: string, path: string): Promise<Result<SkillFile>>;
+    /** A zip with one top-level folder per skill. */
+    exportSkillsZip(hashes: string[]): Promise<Result<Uint8Array>>;
+    /** The `{version: 1, items}` payload for a card or preset (TauriTavern's format). */
+    encodeSkillPayload(hashes: string[]): Promise<Result<unknown>>;
 }

@@ -14,6 +14,8 @@ import { liveRunIds, markInterruptedRuns, withRunLock } from './interrupted';
 import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './run-archive';
 import { exportProfiles, importProfiles, parseProfile } from '../contract/profile-migrations';
 import { listProfiles, resolveProfile } from './profiles';
+import { createIdbSkillCache, type SkillCache } from '../store/skill-cache';
+import { createSkillApi, skillFileReader } from './skills-api';
 
 /** A module worker cannot call importScripts; a classic worker can. */
 function runsInModuleWorker(): boolean {
@@ -31,6 +33,7 @@ export function createEngine(): EngineApi {
     let db: IDBPDatabase<TavernAgentDb> | null = null;
     let storage: RunStorage | null = null;
     let openedFor: string | null = null;
+    let skillCache: SkillCache | null = null;
     const running = new Map<string, AbortController>();
 
     /** Runs a storage action, turning a missing database or a storage error into data. */
@@ -48,12 +51,14 @@ export function createEngine(): EngineApi {
     }
 
     return {
+        ...createSkillApi(() => skillCache),
         async open(userHandle) {
             try {
                 if (db && openedFor === userHandle) return ok(databaseInfo(db));
                 db?.close();
                 db = await openTavernAgentDb(userHandle);
                 storage = createIdbRunStorage(db);
+                skillCache = createIdbSkillCache(db);
                 openedFor = userHandle;
                 const alive = await liveRunIds();
                 await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId));
@@ -61,6 +66,7 @@ export function createEngine(): EngineApi {
                     db?.close();
                     db = null;
                     storage = null;
+                    skillCache = null;
                     openedFor = null;
                 });
                 return ok(databaseInfo(db));
@@ -84,6 +90,7 @@ export function createEngine(): EngineApi {
                     tools: ALL_TOOLS,
                     sink: createEventPump((events) => void host.onEvents(events)),
                     signal: controller.signal,
+                    ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
                 }));
                 return ok(outcome);
             } finally {

@@ -1,5 +1,6 @@
 import type { RunInput } from '../contract/run-input';
 import type { Profile } from '../contract/profile';
+import { skillsOverview } from '../tools/skill/overview';
 
 /** The system message that opens every agent run, ahead of the prompt SillyTavern assembled. */
 export function agentInstructions(input: RunInput, profile: Profile, toolAliases: readonly string[]): string {
@@ -15,6 +16,7 @@ export function agentInstructions(input: RunInput, profile: Profile, toolAliases
         'Never answer with plain text: it does not reach the chat.',
         `Tools available now: ${toolAliases.join(', ')}.`,
     ];
+    if (input.skills.length > 0) lines.push('', skillsOverview(input.skills));
     if (profile.systemPrompt.trim()) lines.push('', profile.systemPrompt.trim());
     return lines.join('\n');
 }

@@ -5,6 +5,7 @@ import type { ChatMessage } from './st-context';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
 import { createWorldInfoCapture } from './world-info-capture';
+import { runSkills } from './skills/run-skills';
 
 export class SnapshotError extends Error {
     constructor(
@@ -97,6 +98,8 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
         eventSource.removeListener(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
         eventSource.removeListener(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
     }
+    // The skill set is frozen with the rest; every bundle it names is in the worker's cache from here on.
+    const skills = await runSkills(profile);
     if (signal.aborted) throw new SnapshotError('run.cancelled', 'The run was stopped.');
     const assembled = prompt as PromptMessage[] | null;
     if (!assembled) {
@@ -113,8 +116,8 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
             .map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: textOf(m.content), ...(m.name ? { name: String(m.name) } : {}) })),
         // No entry matched, or no book has entries: a valid, empty activation. No scan seen: not captured.
         worldInfo: worldInfo.result(),
-        skills: [],
-        hiddenSkills: [],
+        skills: skills.skills,
+        hiddenSkills: skills.hiddenSkills,
         profile,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },

@@ -1,7 +1,8 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { SkillBundle } from '../contract/skills';
 
-export const DATABASE_VERSION = 1;
+export const DATABASE_VERSION = 2;
 
 export interface TavernAgentDb extends DBSchema {
     runs: { key: string; value: RunRecord; indexes: { byChat: string } };
@@ -11,6 +12,8 @@ export interface TavernAgentDb extends DBSchema {
     checkpoints: { key: [string, number]; value: CheckpointRecord; indexes: { byPath: [string, string] } };
     /** persist/ as a successful run left it, keyed by run id; the chat's memory follows its messages. */
     persistStates: { key: string; value: PersistState };
+    /** Skill bundles by content hash: a local cache of the user's skills, which live on the server. */
+    skillBundles: { key: string; value: SkillBundle };
 }
 
 /**
@@ -33,6 +36,9 @@ export async function openTavernAgentDb(userHandle: string): Promise<IDBPDatabas
                 const checkpoints = db.createObjectStore('checkpoints', { keyPath: ['runId', 'seq'] });
                 checkpoints.createIndex('byPath', ['runId', 'path']);
                 db.createObjectStore('persistStates', { keyPath: 'runId' });
+            }
+            if (oldVersion < 2) {
+                db.createObjectStore('skillBundles', { keyPath: 'hash' });
             }
         },
         blocking() {

@@ -1,8 +1,9 @@
 import { CHAT_TOOLS } from './chat';
 import { DICE_TOOLS } from './dice';
+import { SKILL_TOOLS } from './skill';
 import type { ToolDefinition } from './tool';
 import { WORKSPACE_TOOLS } from './workspace';
 import { WORLDINFO_TOOLS } from './worldinfo';
 
 /** Every tool the engine knows. Adding a tool: its own folder, and one line here. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...CHAT_TOOLS, ...WORLDINFO_TOOLS, ...WORKSPACE_TOOLS, ...DICE_TOOLS];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...CHAT_TOOLS, ...WORLDINFO_TOOLS, ...WORKSPACE_TOOLS, ...DICE_TOOLS, ...SKILL_TOOLS];

@@ -16,7 +16,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     store: ['store', 'contract'],
     workspace: ['workspace', 'contract'],
     tools: ['tools', 'workspace', 'contract'],
-    engine: ['engine', 'tools', 'workspace', 'store', 'contract'],
+    // Skill packages: parsing, hashing, payloads; pure functions the engine runs in the worker.
+    skills: ['skills', 'contract'],
+    engine: ['engine', 'tools', 'workspace', 'store', 'skills', 'contract'],
     worker: ['engine', 'contract'],
     // Page side: host and ui never import each other; the host talks to the worker through contract types only.
     host: ['host', 'contract', 'i18n'],

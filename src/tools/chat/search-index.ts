@@ -108,7 +108,7 @@ export function corpusOf(prefix: readonly PrefixMessage[]): Corpus {
 }
 
 /** A letter, digit or mark of a space-separated script: what a whole word may not touch. */
-function isWordCharAt(text: string, at: number): boolean {
+export function isWordCharAt(text: string, at: number): boolean {
     if (at < 0 || at >= text.length) return false;
     const code = text.charCodeAt(at);
     if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || code === 0x5f;

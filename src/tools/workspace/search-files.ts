@@ -25,7 +25,7 @@ interface Hit {
 }
 
 /** Cuts a long line to a window around `focus`, marking the cuts with "…". */
-function clip(text: string, focus: number): string {
+export function clip(text: string, focus: number): string {
     if (text.length <= MAX_SNIPPET_LINE) return text;
     const start = Math.max(0, Math.min(focus - 100, text.length - MAX_SNIPPET_LINE));
     const end = start + MAX_SNIPPET_LINE;

@@ -1,0 +1,70 @@
+import type { ParsedSkill, SkillBundle, SkillFile } from '../contract/skills';
+import { textOf, toBase64 } from './bytes';
+import { parseFrontMatter } from './front-matter';
+import { byPath, skillHash, type RawFile } from './hash';
+import { exactBytes, formatBytes, SKILL_LIMITS } from './limits';
+
+export const SCRIPTS_WARNING = 'holds scripts (stored only, never run)';
+export const BINARY_WARNING = 'holds binary files';
+
+export interface SkillOrigin {
+    /** The skill's name as far as it is known before SKILL.md is read (a folder or file name). */
+    fallbackName: string;
+    /** How messages name a file of this skill: "lore-keeper/SKILL.md", "notes.md". */
+    where(path: string): string;
+}
+
+function refused(origin: SkillOrigin, error: string, warnings: string[] = []): ParsedSkill {
+    return { name: origin.fallbackName, bundle: null, warnings, error };
+}
+
+/**
+ * One skill's files → a normalized, hashed bundle, or why the whole skill is refused. Sizes are checked
+ * again here: folder and payload sources reach this without an archive's declared sizes.
+ */
+export async function buildSkill(files: readonly RawFile[], origin: SkillOrigin): Promise<ParsedSkill> {
+    if (files.length > SKILL_LIMITS.maxFiles) return refused(origin, `${origin.where('')}: holds ${files.length} files (at most ${SKILL_LIMITS.maxFiles} a skill)`);
+    const seen = new Set<string>();
+    let total = 0;
+    for (const file of files) {
+        if (seen.has(file.path)) return refused(origin, `${origin.where(file.path)}: appears twice`);
+        seen.add(file.path);
+        if (file.bytes.length > SKILL_LIMITS.maxFileBytes) {
+            return refused(origin, `${origin.where(file.path)}: ${exactBytes(file.bytes.length)} is over the ${formatBytes(SKILL_LIMITS.maxFileBytes)} limit of one file`);
+        }
+        total += file.bytes.length;
+    }
+    if (total > SKILL_LIMITS.maxSkillBytes) return refused(origin, `${origin.where('')}: ${exactBytes(total)} in all is over the ${formatBytes(SKILL_LIMITS.maxSkillBytes)} limit of one skill`);
+
+    const skillMd = files.find((file) => file.path === 'SKILL.md');
+    if (!skillMd) return refused(origin, `${origin.where('SKILL.md')}: is missing (every skill needs one)`);
+    if (skillMd.bytes.length > SKILL_LIMITS.maxSkillMdBytes) {
+        return refused(origin, `${origin.where('SKILL.md')}: ${exactBytes(skillMd.bytes.length)} is over the ${formatBytes(SKILL_LIMITS.maxSkillMdBytes)} limit of SKILL.md`);
+    }
+    const skillText = textOf(skillMd.bytes);
+    if (skillText === null) return refused(origin, `${origin.where('SKILL.md')}: is not UTF-8 text`);
+    const front = parseFrontMatter(skillText, origin.where('SKILL.md'));
+    if (!front.ok) return refused(origin, front.error);
+
+    const warnings = [...front.value.warnings];
+    let binary = false;
+    const stored: SkillFile[] = [...files].sort(byPath).map((file) => {
+        const text = textOf(file.bytes);
+        if (text === null) binary = true;
+        return text === null
+            ? { path: file.path, encoding: 'base64', content: toBase64(file.bytes), bytes: file.bytes.length }
+            : { path: file.path, encoding: 'utf8', content: text, bytes: file.bytes.length };
+    });
+    if (stored.some((file) => file.path.startsWith('scripts/'))) warnings.push(SCRIPTS_WARNING);
+    if (binary) warnings.push(BINARY_WARNING);
+
+    const bundle: SkillBundle = {
+        v: 1,
+        name: front.value.name,
+        description: front.value.description,
+        hash: await skillHash(files),
+        frontMatter: front.value.fields,
+        files: stored,
+    };
+    return { name: bundle.name, bundle, warnings };
+}

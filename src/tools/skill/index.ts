@@ -1,0 +1,6 @@
+import type { ToolDefinition } from '../tool';
+import { skillListTool } from './list';
+import { skillReadTool } from './read';
+import { skillSearchTool } from './search';
+
+export const SKILL_TOOLS: readonly ToolDefinition[] = [skillListTool, skillSearchTool, skillReadTool];
