@@ -1,18 +1,36 @@
 import './contract/zod-setup';
-import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode } from './host/agent-mode';
-import { checkEngineHealth } from './host/engine-status';
+import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode, setChatProfile } from './host/agent-mode';
+import { commitDraft } from './host/commit-draft';
+import { connectionProfiles } from './host/connection-profiles';
+import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
+import { lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
+import { confirmAction, toasts } from './host/popup';
+import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
 import { hostSkills } from './host/skills/host-skills';
 import { watchSkillOffers } from './host/skills/offer-watch';
 import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
+import { getEngine } from './host/worker-client';
 import { t } from './i18n/t';
 import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-controller';
 import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';
-import { chatStatus, savingAgentMode } from './ui/state';
+import type { PanelServices } from './ui/services';
+import { chatStatus, engineState, savingAgentMode } from './ui/state';
+
+/*
+ * The one place where the host (SillyTavern's side: src/host/) and the panel (src/ui/) meet; neither imports
+ * the other. The pattern, for every feature:
+ *   - what the panel asks of the host is a field of `PanelServices` (src/ui/services.ts), filled below
+ *     from host functions (`panelServices`);
+ *   - what the host reports (run start/end, chat changes, engine status) reaches the panel's signals
+ *     (src/ui/state.ts) through the listeners wired in this file.
+ * A new part (say a skills manager in src/ui/skills/ over src/host/skills/) adds its field to PanelServices
+ * and one entry to `panelServices`, and never imports across.
+ */
 
 const liveFeed = createLiveFeed(() => refreshChatStatus());
 
@@ -20,6 +38,7 @@ const liveFeed = createLiveFeed(() => refreshChatStatus());
 (globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(createRunTakeover(liveFeed));
 globalThis.TavernAgent = createPublicApi(hostSkills);
 
+/** The host's state of the open chat (and of the run going on) is the truth; the panel's signal mirrors it. */
 function refreshChatStatus(): void {
     chatStatus.value = agentStatus(activeRun());
 }
@@ -30,12 +49,33 @@ async function switchAgentMode(enabled: boolean): Promise<void> {
     savingAgentMode.value = true;
     try {
         const result = await setAgentMode(enabled);
-        if (!result.ok) globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
+        if (!result.ok) toasts.warning(t`Open a chat first: Agent Mode is switched per chat.`);
     } finally {
         savingAgentMode.value = false;
         refreshChatStatus();
     }
 }
+
+const panelServices: PanelServices = {
+    engine: getEngine,
+    chat: {
+        open: openChat,
+        lastMessage,
+        generating: sillyTavernGenerating,
+        regenerate: regenerateLastTurn,
+        revealMessage,
+        commitDraft,
+        async setProfile(profileId) {
+            await setChatProfile(profileId);
+            notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again
+        },
+    },
+    profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles },
+    confirm: confirmAction,
+    toast: toasts,
+    skills: hostSkills,
+    skillOwners,
+};
 
 let started = false;
 
@@ -45,6 +85,7 @@ function start(): void {
     const context = stContext();
     registerSlashCommands();
     onAgentModeChange(refreshChatStatus);
+    onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
     watchSkillOffers(hostSkills);
     mountPanel(
@@ -52,9 +93,8 @@ function start(): void {
             setAgentMode: (enabled) => void switchAgentMode(enabled),
             stopRun: () => void cancelActiveRun('Stopped from the panel.'),
             close: closePanel,
-            skills: hostSkills,
-            skillOwners,
         },
+        panelServices,
         () => void checkEngineHealth().catch(() => undefined), // the panel shows the failure
     );
     refreshChatStatus();

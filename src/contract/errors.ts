@@ -75,3 +75,36 @@ export class RunFailure extends Error {
         this.name = 'RunFailure';
     }
 }
+
+/**
+ * Codes of failures returned as data across the worker wall and on the page (a Result's error), outside a
+ * run's tool results and end states: the panel and the API show them, tests match them.
+ */
+export const WIRE_ERROR_CODES = [
+    'host.no_chat',
+    'host.prompt_unavailable',
+    'host.needs_chat_completion',
+    'profile.not_found',
+    'profile.invalid',
+    'profile.connection_missing',
+    'store.open_failed',
+    'store.not_open',
+    'store.read_failed',
+    'run.invalid_input',
+    'run.already_running',
+    'run.running',
+    'run.not_found',
+    'run.read_only',
+    'run.import_invalid',
+    'checkpoint.not_found',
+    'checkpoint.corrupt',
+    'skill.invalid_bundle',
+    'skill.hash_mismatch',
+    'skill.not_cached',
+    'skill.payload_invalid',
+    'skill.payload_version',
+] as const;
+export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
+
+/** Every code Tavern Agent uses: a code outside these lists does not typecheck where `fail` builds an error. */
+export type ErrorCode = RecoverableCode | RuntimeFailureCode | WireErrorCode;

@@ -1,3 +1,5 @@
+import type { ErrorCode } from './errors';
+
 // Errors cross the worker wall as data: comlink drops custom fields of thrown errors.
 export interface ErrorInfo {
     code: string;
@@ -11,7 +13,8 @@ export function ok<T>(value: T): Result<T> {
     return { ok: true, value };
 }
 
-export function fail<T = never>(code: string, message: string, detail?: string): Result<T> {
+/** `code` is one of the contract's codes (src/contract/errors.ts), so every code in use is listed there. */
+export function fail<T = never>(code: ErrorCode, message: string, detail?: string): Result<T> {
     return { ok: false, error: detail === undefined ? { code, message } : { code, message, detail } };
 }
 

@@ -3,7 +3,7 @@ import { fail, ok, type Result } from '../contract/result';
 import { stContext } from './st-context';
 
 /** The open chat's file id, or null on SillyTavern's welcome screen (no character or group chat open). */
-export function currentChatId(): string | null {
+function currentChatId(): string | null {
     const context = stContext();
     const hasChat = context.characterId !== undefined || Boolean(context.groupId);
     return hasChat ? context.getCurrentChatId() ?? null : null;

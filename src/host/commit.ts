@@ -72,7 +72,7 @@ export async function commitToChat(target: CommitTarget, request: CommitRequest)
 }
 
 /** `append` continues the message as a new paragraph. */
-export function joinAppended(existing: string, addition: string): string {
+function joinAppended(existing: string, addition: string): string {
     if (!existing) return addition;
     if (!addition) return existing;
     return `${existing.replace(/\s+$/, '')}\n\n${addition.replace(/^\s+/, '')}`;

@@ -1,13 +1,7 @@
+import type { ConnectionProfile } from '../contract/connection-profile';
 import { stContext } from './st-context';
 
-/** A SillyTavern Connection Manager profile, as far as Tavern Agent needs it. */
-export interface ConnectionProfile {
-    id: string;
-    name: string;
-    api: string;
-    model: string;
-}
-
+/** The Connection Manager's profiles, read fresh (the user may add or delete one at any time). */
 export function connectionProfiles(): ConnectionProfile[] {
     const manager = (stContext().extensionSettings as { connectionManager?: { profiles?: unknown } }).connectionManager;
     const list = Array.isArray(manager?.profiles) ? (manager.profiles as Array<Record<string, unknown>>) : [];

@@ -4,7 +4,7 @@ import { currentChatAgentState } from './agent-mode';
 export const INTERCEPTOR_NAME = 'tavernAgentGenerateInterceptor';
 
 /** Generation types that become agent runs when Agent Mode is on; everything else is left to SillyTavern. */
-export const AGENT_GENERATION_TYPES: ReadonlySet<string> = new Set(['normal', 'regenerate', 'swipe']);
+const AGENT_GENERATION_TYPES: ReadonlySet<string> = new Set(['normal', 'regenerate', 'swipe']);
 
 export type GenerateInterceptor = (
     chat: unknown[],

@@ -1,6 +1,7 @@
 import { proxy } from 'comlink';
-import type { JournalEvent } from '../contract/records';
 import type { GenerationType, RunOutcome } from '../contract/run-input';
+import type { ErrorCode } from '../contract/errors';
+import type { RunObserver } from '../contract/run-observer';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
 import { commitToChat, type CommitTarget } from './commit';
@@ -17,11 +18,6 @@ export interface ActiveRun {
     state: string;
 }
 
-export interface RunObserver {
-    onRunStart(runId: string, type: GenerationType): void;
-    onEvents(events: JournalEvent[]): void;
-    onRunEnd(outcome: RunOutcome): void;
-}
 
 let active: { runId: string; state: string; controller: AbortController; target: CommitTarget } | null = null;
 
@@ -47,7 +43,6 @@ export async function cancelActiveRun(reason: string): Promise<boolean> {
  */
 export function createRunTakeover(observer: RunObserver): GenerateInterceptor {
     return async (_chat, _contextSize, abort, type) => {
-        const context = stContext();
         // Whatever happens below, SillyTavern's own generation must not run as well.
         try {
             if (active) {
@@ -75,7 +70,8 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
         const engine = await getEngine();
         const profileId = currentChatAgentState().profileId;
         const resolved = await engine.resolveProfile(profileId, storedProfiles());
-        if (!resolved.ok) throw new SnapshotError(resolved.error.code, resolved.error.message);
+        // The worker builds its errors with fail(), which takes listed codes only.
+        if (!resolved.ok) throw new SnapshotError(resolved.error.code as ErrorCode, resolved.error.message);
         const profile = resolved.value;
         const route = routeModel(profile, controller.signal);
         const input = await captureRunInput(runId, type, profile, route.source, controller.signal);

@@ -14,7 +14,7 @@ function isSubcommand(value: string): value is Subcommand {
 }
 
 /** `/agent on|off|status`. Every answer is a string, so the commands compose in STscript pipes. */
-export async function runAgentCommand(argument: string): Promise<string> {
+async function runAgentCommand(argument: string): Promise<string> {
     const [first = '', ...rest] = argument.trim().split(/\s+/);
     const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {

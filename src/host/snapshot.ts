@@ -1,13 +1,15 @@
-import type { ChatIdentity, GenerationType, PrefixMessage, RunInput, WorldInfoEntry } from '../contract/run-input';
+import type { ErrorCode } from '../contract/errors';
+import type { ChatIdentity, GenerationType, PrefixMessage, RunInput } from '../contract/run-input';
 import type { Profile } from '../contract/profile';
 import type { ChatMessage } from './st-context';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
+import { createWorldInfoCapture } from './world-info-capture';
 import { runSkills } from './skills/run-skills';
 
 export class SnapshotError extends Error {
     constructor(
-        readonly code: string,
+        readonly code: ErrorCode,
         message: string,
     ) {
         super(message);
@@ -19,15 +21,6 @@ interface PromptMessage {
     role?: string;
     content?: unknown;
     name?: string;
-}
-
-interface ActivatedEntry {
-    world?: string;
-    uid?: number;
-    comment?: string;
-    key?: string[];
-    content?: string;
-    constant?: boolean;
 }
 
 function textOf(content: unknown): string {
@@ -88,20 +81,21 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
     }));
 
     let prompt: PromptMessage[] | null = null;
-    let activated: Map<string, ActivatedEntry> | null = null;
+    const worldInfo = createWorldInfoCapture();
     const onPrompt = (data: { chat: PromptMessage[]; dryRun: boolean }) => {
         if (data.dryRun) prompt = structuredClone(data.chat);
     };
-    const onScan = (args: { activated?: { entries?: Map<string, ActivatedEntry> } }) => {
-        if (args.activated?.entries instanceof Map) activated = new Map(args.activated.entries);
-    };
+    const onLoaded = (lore: Record<string, unknown>) => worldInfo.onEntriesLoaded(lore);
+    const onScan = (args: { activated?: { entries?: unknown } }) => worldInfo.onScanDone(args);
     const { eventSource, eventTypes } = context;
     eventSource.on(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
+    eventSource.on(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
     eventSource.on(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
     try {
         await context.generate(type, { signal }, true);
     } finally {
         eventSource.removeListener(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
+        eventSource.removeListener(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
         eventSource.removeListener(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
     }
     // The skill set is frozen with the rest; every bundle it names is in the worker's cache from here on.
@@ -111,16 +105,6 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
     if (!assembled) {
         throw new SnapshotError('host.prompt_unavailable', 'SillyTavern did not assemble a prompt for this turn (is a character or group chat open?).');
     }
-    const activatedEntries = activated as Map<string, ActivatedEntry> | null;
-    const entries: WorldInfoEntry[] = [...(activatedEntries?.values() ?? [])].map((entry) => ({
-        book: String(entry.world ?? ''),
-        uid: Number(entry.uid ?? 0),
-        title: String(entry.comment ?? ''),
-        keys: Array.isArray(entry.key) ? entry.key.map(String) : [],
-        content: String(entry.content ?? ''),
-        constant: Boolean(entry.constant),
-    }));
-
     const openai = await importOpenAiModule();
     return {
         runId,
@@ -130,8 +114,8 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
         prompt: assembled
             .filter((m) => m && typeof m === 'object' && ['system', 'user', 'assistant'].includes(String(m.role)))
             .map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: textOf(m.content), ...(m.name ? { name: String(m.name) } : {}) })),
-        // The scan ran as part of the assembly: no event (no books) or no match is a valid, empty activation.
-        worldInfo: { captured: true, entries },
+        // No entry matched, or no book has entries: a valid, empty activation. No scan seen: not captured.
+        worldInfo: worldInfo.result(),
         skills: skills.skills,
         hiddenSkills: skills.hiddenSkills,
         profile,

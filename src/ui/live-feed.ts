@@ -1,5 +1,5 @@
 import type { JournalEvent } from '../contract/records';
-import type { RunObserver } from '../host/run-controller';
+import type { RunObserver } from '../contract/run-observer';
 import { appendLive, endLive, startLive } from './timeline/run-store';
 
 /**

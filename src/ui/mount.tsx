@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { t } from '../i18n/t';
 import { Panel, type PanelActions } from './panel';
+import { provideServices, type PanelServices } from './services';
 import { panelOpen } from './state';
 
 const PANEL_ROOT_ID = 'tavern_agent_panel_root';
@@ -10,8 +11,10 @@ const WAND_ITEM_ID = 'tavern_agent_wand_item';
 /**
  * Mounts the panel in a container of its own (SillyTavern's top-bar drawers bind their handlers only at
  * init) and adds the two ways to open it: a top-bar icon and an item in the extensions (wand) menu.
+ * `actions` are the panel's own controls, `services` what its parts ask of the host (see services.ts).
  */
-export function mountPanel(actions: PanelActions, onOpen: () => void): void {
+export function mountPanel(actions: PanelActions, panelServices: PanelServices, onOpen: () => void): void {
+    provideServices(panelServices);
     const root = document.createElement('div');
     root.id = PANEL_ROOT_ID;
     document.body.append(root);

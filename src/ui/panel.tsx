@@ -1,8 +1,8 @@
-import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import { t } from '../i18n/t';
 import { ProfilesSection } from './profiles/profile-editor';
 import { ProfilePicker } from './profiles/profile-picker';
 import { RunView } from './run-view';
+import { services } from './services';
 import { SkillsSection } from './skills/skills-section';
 import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
 
@@ -10,10 +10,6 @@ export interface PanelActions {
     setAgentMode(enabled: boolean): void;
     stopRun(): void;
     close(): void;
-    /** The skill service (host/ implements it); without it the panel has no Skills section. */
-    skills?: SkillsService;
-    /** The open character and selected preset, as skill scopes the manager can target. */
-    skillOwners?(): SkillOwners;
 }
 
 function EngineLine() {
@@ -66,6 +62,12 @@ function AgentModeSwitch({ actions }: { actions: PanelActions }) {
     );
 }
 
+/** The Skills section, when src/index.ts wired a skill service. */
+function SkillsPart() {
+    const { skills, skillOwners } = services();
+    return skills ? <SkillsSection service={skills} {...(skillOwners ? { owners: skillOwners } : {})} /> : null;
+}
+
 export function Panel({ actions }: { actions: PanelActions }) {
     if (!panelOpen.value) return null;
     const status = chatStatus.value;
@@ -99,7 +101,7 @@ export function Panel({ actions }: { actions: PanelActions }) {
                 <RunView />
             </section>
             <ProfilesSection />
-            {actions.skills ? <SkillsSection service={actions.skills} {...(actions.skillOwners ? { owners: actions.skillOwners } : {})} /> : null}
+            <SkillsPart />
             <footer class="tavern-agent__footer">
                 <EngineLine />
             </footer>

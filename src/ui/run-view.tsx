@@ -1,3 +1,4 @@
+import { useMemo } from 'preact/hooks';
 import { t } from '../i18n/t';
 import { RunFiles } from './timeline/files';
 import { RunHistory } from './timeline/history';
@@ -18,7 +19,14 @@ export function RunView() {
     const viewed = viewedRun.value;
     const revision = viewRevision.value;
     const error = viewError.value;
-    if (!viewed) {
+    const model = viewed?.model ?? null;
+    const source = viewed?.source ?? null;
+    const ended = model !== null && END_STATES.has(model.summary.state);
+    const isLive = source === 'live' && model !== null && liveRunId.value === model.runId;
+    const canRestore = ended && !isLive && source !== 'imported';
+    // The same context while the run goes on, so unchanged rows are not rendered again (see RowView).
+    const ctx = useMemo<RowContext | null>(() => (model ? { model, canRestore, keyPrefix: '' } : null), [model, canRestore]);
+    if (!viewed || !model || !ctx) {
         return (
             <div class="tavern-agent__timeline" aria-live="off">
                 {error ? <p class="tavern-agent__error">{error}</p> : <p class="tavern-agent__muted">{t`No run in this chat yet.`}</p>}
@@ -26,17 +34,13 @@ export function RunView() {
             </div>
         );
     }
-    const { model, source } = viewed;
     const summary = model.summary;
-    const ended = END_STATES.has(summary.state);
-    const isLive = source === 'live' && liveRunId.value === model.runId;
-    const ctx: RowContext = { model, summary, canRestore: ended && !isLive && source !== 'imported', keyPrefix: '' };
     // aria-live off: the panel section is a polite live region, but only the status badge and the alert
     // should speak here, not every new row.
     return (
         <div class="tavern-agent__timeline" aria-live="off">
-            <div class="tavern-agent__run" data-run-id={model.runId} data-run-state={summary.state} data-source={source}>
-                <RunHeader summary={summary} source={source} />
+            <div class="tavern-agent__run" data-run-id={model.runId} data-run-state={summary.state} data-source={viewed.source}>
+                <RunHeader summary={summary} source={viewed.source} />
                 {error ? <p class="tavern-agent__error">{error}</p> : null}
                 {model.rows.length === 0 ? (
                     <p class="tavern-agent__muted">{ended ? t`This run recorded no steps.` : t`Preparing the run…`}</p>

@@ -7,7 +7,7 @@ export const panelOpen = signal(false);
 
 export const chatStatus = signal<AgentStatus>({ enabled: false, chatId: null, profileId: 'writer', run: null });
 
-export type EngineState =
+type EngineState =
     | { phase: 'idle' }
     | { phase: 'starting' }
     | { phase: 'ready'; health: HealthReport }

@@ -371,7 +371,7 @@ describe('runAgent: failures', () => {
     });
 
     it('maps any other host commit error to host.commit_failed', async () => {
-        const h = harness({ script: happyScript(), commit: () => fail('st.save_failed', 'saveChat rejected') });
+        const h = harness({ script: happyScript(), commit: () => ({ ok: false, error: { code: 'st.save_failed', message: 'saveChat rejected' } }) }) // a code from no list: the host's answer is data;
         const outcome = await h.run(makeInput('run-commit-failed'));
         assert.equal(outcome.state, 'failed');
         assert.equal(outcome.error?.code, 'host.commit_failed');

@@ -76,7 +76,7 @@ export function FieldGroup({ path, label, errors, hint, children }: FieldProps) 
     );
 }
 
-export function NumberInput({ path, value, errors, onValue }: { path: string; value: number; errors: readonly FieldError[]; onValue(value: number): void }) {
+function NumberInput({ path, value, errors, onValue }: { path: string; value: number; errors: readonly FieldError[]; onValue(value: number): void }) {
     return (
         <input
             id={inputId(path)}

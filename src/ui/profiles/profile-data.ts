@@ -1,9 +1,8 @@
 import { signal } from '@preact/signals';
 import type { Profile } from '../../contract/profile';
 import type { ProfileListing, ToolInfo } from '../../contract/wire';
-import { connectionProfiles, type ConnectionProfile } from '../../host/connection-profiles';
-import { storedProfiles } from '../../host/profile-store';
-import { getEngine } from '../../host/worker-client';
+import type { ConnectionProfile } from '../../contract/connection-profile';
+import { services } from '../services';
 
 /**
  * What the profile picker and editor show: the worker's validated listing of the stored profiles, the
@@ -33,13 +32,14 @@ export function refreshProfiles(): Promise<void> {
 
 async function load(): Promise<void> {
     try {
-        const engine = await getEngine();
-        const [listings, shipped, tools] = await Promise.all([engine.listProfiles(storedProfiles()), engine.listProfiles({}), engine.listTools()]);
+        const { engine: startEngine, profiles } = services();
+        const engine = await startEngine();
+        const [listings, shipped, tools] = await Promise.all([engine.listProfiles(profiles.stored()), engine.listProfiles({}), engine.listTools()]);
         profileData.value = {
             listings,
             pristine: shipped.flatMap((listing) => (listing.profile ? [listing.profile] : [])),
             tools,
-            connections: connectionProfiles(),
+            connections: profiles.connections(),
         };
         profileDataError.value = null;
     } catch (error) {
@@ -55,7 +55,7 @@ export function listingProblem(listing: ProfileListing, connections: readonly Co
     return connectionMissing(listing.profile, connections) ? 'connection-missing' : null;
 }
 
-export function connectionMissing(profile: Pick<Profile, 'model'>, connections: readonly ConnectionProfile[]): boolean {
+function connectionMissing(profile: Pick<Profile, 'model'>, connections: readonly ConnectionProfile[]): boolean {
     const model = profile.model;
     return model.mode === 'connection-profile' && !connections.some((connection) => connection.id === model.profileId);
 }

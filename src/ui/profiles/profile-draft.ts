@@ -24,7 +24,7 @@ export function draftOf(profile: Profile, isNew = false): Draft {
     };
 }
 
-export function splitList(text: string): string[] {
+function splitList(text: string): string[] {
     return text
         .split(',')
         .map((item) => item.trim())
@@ -72,7 +72,7 @@ export function uniqueCopyId(id: string, taken: ReadonlySet<string>): string {
 }
 
 /** Every field the form shows, by the dotted path the worker's FieldError uses. */
-export const FIELD_PATHS = [
+const FIELD_PATHS = [
     'id',
     'displayName',
     'description',

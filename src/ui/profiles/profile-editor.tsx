@@ -2,10 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { FieldError } from '../../contract/profile-migrations';
 import type { ProfileListing } from '../../contract/wire';
 import { t } from '../../i18n/t';
-import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from '../../host/profile-store';
-import { getEngine } from '../../host/worker-client';
+import { services } from '../services';
 import { chatStatus } from '../state';
-import { confirmAction } from './confirm';
 import { listingProblem, profileData, profileDataError, refreshProfiles, type ProfileData } from './profile-data';
 import { draftOf, fillFromRaw, rawOf, sameProfile, uniqueCopyId, type Draft } from './profile-draft';
 import { ProfileForm } from './profile-form';
@@ -20,7 +18,7 @@ function listingName(listing: ProfileListing): string {
 function openListing(listing: ProfileListing, data: ProfileData): { draft: Draft; errors: FieldError[] } {
     if (listing.profile) return { draft: draftOf(listing.profile), errors: [] };
     const template = data.pristine.find((profile) => profile.id === listing.id) ?? data.pristine[0]!;
-    return { draft: draftOf(fillFromRaw(storedProfiles()[listing.id], template, listing.id)), errors: listing.errors };
+    return { draft: draftOf(fillFromRaw(services().profiles.stored()[listing.id], template, listing.id)), errors: listing.errors };
 }
 
 function ProfileList({ data, selectedId, onSelect }: { data: ProfileData; selectedId: string | null; onSelect(id: string): void }) {
@@ -55,7 +53,7 @@ function ProfileList({ data, selectedId, onSelect }: { data: ProfileData; select
  * The "Profiles" section: the list, one profile's form, and what can be done with it. Nothing is stored
  * until the worker's check passes; the store only ever receives a profile the worker returned.
  */
-export function ProfileEditor() {
+function ProfileEditor() {
     const data = profileData.value;
     const [selectedId, setSelectedId] = useState<string | null>(null);
     const [draft, setDraft] = useState<Draft | null>(null);
@@ -100,7 +98,7 @@ export function ProfileEditor() {
                 setErrors([{ path: 'id', message: t`A profile with this id already exists.` }]);
                 return;
             }
-            const parsed = await (await getEngine()).validateProfile(raw);
+            const parsed = await (await services().engine()).validateProfile(raw);
             if (!parsed.ok) {
                 setErrors(parsed.errors);
                 return;
@@ -108,8 +106,8 @@ export function ProfileEditor() {
             setErrors([]);
             // A built-in saved back to exactly what ships is no longer "changed".
             const shipped = data.pristine.find((profile) => profile.id === parsed.profile.id);
-            if (shipped && sameProfile(shipped, parsed.profile)) deleteStoredProfile(parsed.profile.id);
-            else saveStoredProfiles([parsed.profile]);
+            if (shipped && sameProfile(shipped, parsed.profile)) services().profiles.remove(parsed.profile.id);
+            else services().profiles.save([parsed.profile]);
             await afterChange(parsed.profile.id, t`Saved.`);
         } finally {
             setSaving(false);
@@ -127,15 +125,15 @@ export function ProfileEditor() {
 
     const remove = async () => {
         if (!listing || listing.builtIn) return;
-        if (!(await confirmAction(`${t`Delete this agent profile?`} ${listingName(listing)} (${listing.id})`))) return;
-        deleteStoredProfile(listing.id);
+        if (!(await services().confirm(`${t`Delete this agent profile?`} ${listingName(listing)} (${listing.id})`))) return;
+        services().profiles.remove(listing.id);
         await afterChange(data.listings[0]!.id, t`Deleted.`);
     };
 
     const reset = async () => {
         if (!listing?.builtIn || !listing.overridden) return;
-        if (!(await confirmAction(`${t`Reset this built-in profile to what ships with Tavern Agent? Your changes to it are lost.`} ${listingName(listing)} (${listing.id})`))) return;
-        deleteStoredProfile(listing.id);
+        if (!(await services().confirm(`${t`Reset this built-in profile to what ships with Tavern Agent? Your changes to it are lost.`} ${listingName(listing)} (${listing.id})`))) return;
+        services().profiles.remove(listing.id);
         await afterChange(listing.id, t`Reset to the built-in.`);
     };
 

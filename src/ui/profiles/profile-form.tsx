@@ -2,7 +2,7 @@ import type { Profile } from '../../contract/profile';
 import type { FieldError } from '../../contract/profile-migrations';
 import type { ToolInfo } from '../../contract/wire';
 import { VISIBLE_ROOTS } from '../../contract/workspace-roots';
-import type { ConnectionProfile } from '../../host/connection-profiles';
+import type { ConnectionProfile } from '../../contract/connection-profile';
 import { t } from '../../i18n/t';
 import { CheckboxField, Checklist, Field, FieldErrors, inputId, invalidProps, NumberField, TextField } from './form-fields';
 import { errorsAt, unplacedErrors, type Draft } from './profile-draft';

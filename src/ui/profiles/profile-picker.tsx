@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
-import { notifyAgentModeChange, setChatProfile } from '../../host/agent-mode';
 import { t } from '../../i18n/t';
+import { services } from '../services';
 import { chatStatus } from '../state';
 import { listingProblem, profileData, refreshProfiles, type ListingProblem } from './profile-data';
 
@@ -42,8 +42,7 @@ export function ProfilePicker() {
     const choose = async (id: string) => {
         // Shown at once; the saved chat state replaces it when the chat save is done.
         chatStatus.value = { ...chatStatus.value, profileId: id };
-        await setChatProfile(id);
-        notifyAgentModeChange();
+        await services().chat.setProfile(id);
     };
 
     return (

@@ -2,13 +2,12 @@ import { useState } from 'preact/hooks';
 import type { Profile } from '../../contract/profile';
 import type { ImportResult } from '../../contract/profile-migrations';
 import { t } from '../../i18n/t';
-import { deleteStoredProfile, saveStoredProfiles } from '../../host/profile-store';
-import { getEngine } from '../../host/worker-client';
+import { services } from '../services';
 import { downloadText } from './download';
 import { profileData, refreshProfiles } from './profile-data';
 import { sameProfile } from './profile-draft';
 
-export const EXPORT_FILE_NAME = 'tavern-agent-profiles.json';
+const EXPORT_FILE_NAME = 'tavern-agent-profiles.json';
 
 type ImportErrors = Extract<ImportResult, { ok: false }>['errors'];
 
@@ -29,7 +28,7 @@ export function ProfileTransfer({ onImported, onNotice }: { onImported(ids: stri
         setBusy(true);
         try {
             const text = await file.text();
-            const result = await (await getEngine()).importProfiles(text);
+            const result = await (await services().engine()).importProfiles(text);
             if (!result.ok) {
                 setErrors(result.errors);
                 return;
@@ -39,10 +38,10 @@ export function ProfileTransfer({ onImported, onNotice }: { onImported(ids: stri
             const changed: Profile[] = [];
             for (const profile of result.profiles) {
                 const shipped = pristine.find((item) => item.id === profile.id);
-                if (shipped && sameProfile(shipped, profile)) deleteStoredProfile(profile.id);
+                if (shipped && sameProfile(shipped, profile)) services().profiles.remove(profile.id);
                 else changed.push(profile);
             }
-            saveStoredProfiles(changed);
+            services().profiles.save(changed);
             await refreshProfiles();
             onNotice(`${t`Imported:`} ${result.profiles.map((profile) => profile.id).join(', ')}`);
             onImported(result.profiles.map((profile) => profile.id));
@@ -55,7 +54,7 @@ export function ProfileTransfer({ onImported, onNotice }: { onImported(ids: stri
 
     const exportAll = async () => {
         const profiles = (profileData.value?.listings ?? []).flatMap((listing) => (listing.profile ? [listing.profile] : []));
-        downloadText(EXPORT_FILE_NAME, await (await getEngine()).exportProfiles(profiles));
+        downloadText(EXPORT_FILE_NAME, await (await services().engine()).exportProfiles(profiles));
     };
 
     return (

@@ -16,7 +16,7 @@ interface PatternOption {
  * "*", then per namespace "ns.*" and its tools, then any pattern the profile already holds that names no
  * known tool (kept and shown, so saving never drops it silently).
  */
-export function toolPatternOptions(tools: readonly ToolInfo[], profile: Profile): PatternOption[] {
+function toolPatternOptions(tools: readonly ToolInfo[], profile: Profile): PatternOption[] {
     const names = tools.map((tool) => tool.name).sort();
     const namespaces = [...new Set(names.map((name) => name.split('.')[0]!))];
     const options: PatternOption[] = [{ value: '*', label: '*', title: t`All tools`, strong: true }];

@@ -16,7 +16,7 @@ function ScriptBadge() {
 }
 
 /** One file's content: text as text (never HTML), anything else as its size only. */
-function FileViewer({ service, name, scope, path }: { service: SkillsService; name: string; scope: SkillScope; path: string }) {
+function FileViewer({ service, name, scope, path, revision }: { service: SkillsService; name: string; scope: SkillScope; path: string; revision: unknown }) {
     const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
     useEffect(() => {
         let live = true;
@@ -28,7 +28,8 @@ function FileViewer({ service, name, scope, path }: { service: SkillsService; na
         return () => {
             live = false;
         };
-    }, [service, name, scope, path]);
+        // `revision` changes when the listing is reloaded: a replaced skill shows its new content.
+    }, [service, name, scope, path, revision]);
 
     return (
         <div class="tavern-agent__skill-viewer" data-testid="skill-viewer" data-path={path}>
@@ -86,11 +87,12 @@ function Folder({ folder, open, onOpen }: { folder: TreeFolder; open: string | n
 
 /** A skill's files as a tree; choosing a file shows it below (choosing it again closes it). */
 export function SkillFiles({ service, name, scope, files }: { service: SkillsService; name: string; scope: SkillScope; files: readonly string[] }) {
+    // `files` is a new array whenever the listing is reloaded (after an import, a move…).
     const [open, setOpen] = useState<string | null>(null);
     return (
         <div class="tavern-agent__skill-files" data-testid="skill-tree">
             <Folder folder={buildTree(files)} open={open} onOpen={(path) => setOpen(open === path ? null : path)} />
-            {open ? <FileViewer service={service} name={name} scope={scope} path={open} /> : null}
+            {open ? <FileViewer service={service} name={name} scope={scope} path={open} revision={files} /> : null}
         </div>
     );
 }

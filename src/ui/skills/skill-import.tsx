@@ -3,7 +3,7 @@ import { scopeKey, type SkillImportResult, type SkillPreview, type SkillScope } 
 import type { SkillOwners, SkillsService } from '../../contract/skills-service';
 import { t } from '../../i18n/t';
 import { choiceKey, needsChoice, planState, previewUnits, runImport, type ConflictChoice, type ImportUnit } from './import-plan';
-import { errorText, formatBytes, scopeFromKey, scopeLabel, targetLabel } from './skill-scope';
+import { errorText, fileCount, formatBytes, scopeFromKey, scopeLabel, targetLabel } from './skill-scope';
 
 function conflictLabel(conflict: SkillPreview['conflict']): string {
     switch (conflict) {
@@ -51,7 +51,7 @@ function PreviewRow(props: { preview: SkillPreview; choice: ConflictChoice | und
                     </span>
                 )}
                 <span class="tavern-agent__muted tavern-agent__skill-size">
-                    {preview.files} {t`files`} · {formatBytes(preview.bytes)}
+                    {fileCount(preview.files)} · {formatBytes(preview.bytes)}
                 </span>
             </div>
             {preview.description ? <p class="tavern-agent__skill-description">{preview.description}</p> : null}
@@ -145,7 +145,7 @@ export function SkillImport({ service, owners, targets }: { service: SkillsServi
                     />
                 </label>
                 <label class="menu_button tavern-agent__button" aria-disabled={busy}>
-                    <span class="fa-solid fa-folder-open" aria-hidden="true" /> {t`Import a folder`}
+                    <span class="fa-solid fa-folder-open" aria-hidden="true" /> {t`Import folder`}
                     <input
                         id="tavern_agent_skill_import_folder"
                         type="file"

@@ -2,10 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { scopeKey, type SkillListing, type SkillScope } from '../../contract/skills';
 import type { SkillOwners, SkillsService } from '../../contract/skills-service';
 import { t } from '../../i18n/t';
-import { confirmAction } from '../profiles/confirm';
 import { downloadBlob } from '../profiles/download';
+import { services } from '../services';
 import { SkillFiles } from './skill-files';
-import { errorText, formatBytes, scopeFromKey, scopeLabel, skillKey, targetLabel } from './skill-scope';
+import { errorText, fileCount, formatBytes, scopeFromKey, scopeLabel, skillKey, targetLabel } from './skill-scope';
 
 interface SkillItemProps {
     service: SkillsService;
@@ -105,7 +105,7 @@ export function SkillItem(props: SkillItemProps) {
         }
     };
     const remove = async () => {
-        if (!(await confirmAction(`${t`Delete this skill?`} ${skill.name} (${scopeLabel(skill.scope, owners)})`))) return;
+        if (!(await services().confirm(`${t`Delete this skill?`} ${skill.name} (${scopeLabel(skill.scope, owners)})`))) return;
         try {
             await service.delete(skill.name, { scope: skill.scope });
             onNotice(`${t`Deleted:`} ${skill.name}`);
@@ -129,7 +129,7 @@ export function SkillItem(props: SkillItemProps) {
                     <span class="tavern-agent__skill-name">{skill.name}</span>
                 </button>
                 <span class="tavern-agent__muted tavern-agent__skill-size" data-testid="skill-size">
-                    {skill.files.length} {t`files`}
+                    {fileCount(skill.files.length)}
                     {skill.bytes !== undefined ? ` · ${formatBytes(skill.bytes)}` : ''}
                 </span>
             </div>

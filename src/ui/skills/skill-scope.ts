@@ -64,6 +64,11 @@ export function scopeFromKey(key: string, scopes: readonly SkillScope[]): SkillS
     return scopes.find((scope) => scopeKey(scope) === key) ?? null;
 }
 
+/** "1 file", "5 files". */
+export function fileCount(count: number): string {
+    return `${count} ${count === 1 ? t`file` : t`files`}`;
+}
+
 export function formatBytes(bytes: number): string {
     if (bytes < 1024) return `${bytes} B`;
     if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

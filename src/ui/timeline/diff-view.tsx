@@ -21,7 +21,7 @@ function splitLines(ops: CheckpointDiff['ops']): DiffLine[] {
 }
 
 /** Folds long unchanged stretches, keeping CONTEXT lines next to each change. */
-export function foldUnchanged(lines: DiffLine[]): DiffPiece[] {
+function foldUnchanged(lines: DiffLine[]): DiffPiece[] {
     const pieces: DiffPiece[] = [];
     let i = 0;
     let folds = 0;
@@ -75,7 +75,7 @@ function Line({ line }: { line: DiffLine }) {
     );
 }
 
-export function DiffBody({ diff }: { diff: CheckpointDiff }) {
+function DiffBody({ diff }: { diff: CheckpointDiff }) {
     const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
     const lines = splitLines(diff.ops);
     const added = lines.filter((l) => l.op === 1).length;

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CheckpointInfo, RunFileInfo } from '../../contract/archive';
 import { t } from '../../i18n/t';
-import { getEngine } from '../../host/worker-client';
 import { DiffView } from './diff-view';
 import { formatTime } from './format';
 import type { RunSummary } from './rows';
 import { commitDraftText } from './run-actions';
+import { services } from '../services';
 import { useRunFile } from './use-run-data';
 
 interface Listing {
@@ -75,7 +75,7 @@ export function RunFiles({ summary, canRestore, revision }: { summary: RunSummar
         if (!open) return;
         let alive = true;
         void (async () => {
-            const engine = await getEngine();
+            const engine = await services().engine();
             const [files, checkpoints] = await Promise.all([engine.listRunFiles(runId), engine.listCheckpoints(runId)]);
             if (!alive) return;
             if (!files.ok || !checkpoints.ok) {

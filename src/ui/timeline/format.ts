@@ -1,3 +1,4 @@
+import { toolResultText } from '../../contract/tool-result-text';
 import { t } from '../../i18n/t';
 
 /** Numbers, times and names as the timeline shows them. Every word goes through SillyTavern's i18n. */
@@ -95,12 +96,18 @@ export function prettyJson(text: string): string {
     }
 }
 
-/** What a stored tool result holds, as the model saw it: the result text, or the error with its hint. */
-export function toolResultText(stored: string): string {
+/**
+ * A stored tool result (tool-results/…, the outcome as JSON) as the model read it: the same text the engine
+ * sent, from the same function. Anything else is shown as stored.
+ */
+export function storedToolResultText(stored: string): string {
     try {
-        const outcome = JSON.parse(stored) as { ok?: boolean; result?: { content?: unknown }; error?: { code?: string; message?: string; hint?: string } };
-        if (outcome.ok === true && typeof outcome.result?.content === 'string') return outcome.result.content;
-        if (outcome.ok === false && outcome.error) return `ERROR ${outcome.error.code ?? ''}: ${outcome.error.message ?? ''}\nHint: ${outcome.error.hint ?? ''}`;
+        const outcome = JSON.parse(stored) as { ok?: unknown; result?: { content?: unknown }; error?: { code?: unknown; message?: unknown; hint?: unknown } };
+        if (outcome.ok === true && typeof outcome.result?.content === 'string') return toolResultText({ ok: true, result: { content: outcome.result.content } });
+        if (outcome.ok === false && outcome.error) {
+            const { code, message, hint } = outcome.error;
+            return toolResultText({ ok: false, error: { code: String(code ?? ''), message: String(message ?? ''), hint: String(hint ?? '') } });
+        }
     } catch {
         // Not JSON: shown as stored.
     }

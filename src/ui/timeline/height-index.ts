@@ -98,7 +98,7 @@ function highestPowerOfTwo(n: number): number {
     return p;
 }
 
-export interface VisibleRange {
+interface VisibleRange {
     start: number;
     /** Exclusive. */
     end: number;

@@ -2,7 +2,7 @@ import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import type { ComponentChildren } from 'preact';
 import { t } from '../../i18n/t';
 import { DiffView } from './diff-view';
-import { formatCount, formatDuration, formatTime, prettyJson, toolResultText } from './format';
+import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText } from './format';
 import { commitDraftText, copyText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import { RowView, type RowContext } from './row-view';
@@ -70,7 +70,7 @@ function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
     const args = useRunFile(ctx.model.runId, row.argsPath);
     const result = useRunFile(ctx.model.runId, row.status === 'completed' || row.status === 'error' ? row.resultPath : null);
     const argsText = args?.state === 'ready' ? prettyJson(args.value) : '';
-    const resultText = result?.state === 'ready' ? toolResultText(result.value) : '';
+    const resultText = result?.state === 'ready' ? storedToolResultText(result.value) : '';
     const nested = ctx.model.nestedOf(row.callId);
     return (
         <>
@@ -113,7 +113,7 @@ function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
 
 function FileDetail({ row, ctx }: { row: FileRow; ctx: RowContext }) {
     const { change } = row;
-    const committable = ctx.canRestore && change.path.startsWith('output/') && ['failed', 'cancelled', 'interrupted'].includes(ctx.summary.state);
+    const committable = ctx.canRestore && change.path.startsWith('output/') && ['failed', 'cancelled', 'interrupted'].includes(ctx.model.summary.state);
     return (
         <>
             {change.checkpointSeq === null ? (
@@ -123,7 +123,7 @@ function FileDetail({ row, ctx }: { row: FileRow; ctx: RowContext }) {
             )}
             {committable ? (
                 <div class="tavern-agent__toolbar">
-                    <button type="button" class="menu_button tavern-agent__button" data-action="commit-draft" onClick={() => void commitDraftText(ctx.summary, change.path)}>
+                    <button type="button" class="menu_button tavern-agent__button" data-action="commit-draft" onClick={() => void commitDraftText(ctx.model.summary, change.path)}>
                         <span class="fa-solid fa-message" aria-hidden="true" /> {t`Commit this text`}
                     </button>
                 </div>
@@ -138,7 +138,7 @@ function CommitDetail({ row, ctx }: { row: CommitRow; ctx: RowContext }) {
             <Facts items={[[t`File`, <code class="tavern-agent__code">{row.path}</code>], [t`Mode`, row.mode], [t`Characters`, String(row.chars)], [t`Reason`, row.reason ?? '']]} />
             {ctx.model.summary.chatKey !== IMPORTED_CHAT_KEY ? (
                 <div class="tavern-agent__toolbar">
-                    <button type="button" class="menu_button tavern-agent__button" data-action="jump" onClick={() => jumpToMessage(ctx.summary, row.messageId)}>
+                    <button type="button" class="menu_button tavern-agent__button" data-action="jump" onClick={() => jumpToMessage(ctx.model.summary, row.messageId)}>
                         <span class="fa-solid fa-arrow-right" aria-hidden="true" /> {t`Go to the message`}
                     </button>
                 </div>

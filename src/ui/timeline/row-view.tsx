@@ -1,14 +1,16 @@
 import { t } from '../../i18n/t';
 import { callStatusLabel, firstLine, formatCount, formatDuration } from './format';
 import { RowDetail } from './row-detail';
-import type { FileChange, NoteRow, RunSummary, TimelineRow } from './rows';
+import type { FileChange, NoteRow, TimelineRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
 import type { TimelineModel } from './timeline-model';
 
-/** What a row needs to know about its run. */
+/**
+ * What a row needs to know about its run. Kept the same object while the run goes on (the run's summary is
+ * read from `model.summary` when a row renders), so rows whose row object did not change are not rendered.
+ */
 export interface RowContext {
     model: TimelineModel;
-    summary: RunSummary;
     /** Ended, stored and not imported: checkpoints may be restored, drafts committed. */
     canRestore: boolean;
     /** Distinguishes the rows of nested (sub-agent) timelines in the expanded set. */
@@ -25,7 +27,7 @@ interface Face {
     status?: string;
 }
 
-export function changeTitle(change: FileChange): string {
+function changeTitle(change: FileChange): string {
     switch (change.action) {
         case 'direct_output':
             return t`Plain text saved`;
@@ -113,7 +115,11 @@ function faceOf(row: TimelineRow): Face {
     }
 }
 
-/** One timeline row: a one-line summary that opens (Enter, Space, click) into the full step. */
+/**
+ * One timeline row: a one-line summary that opens (Enter, Space, click) into the full step. It reads a
+ * signal (expandedRows), so @preact/signals' shouldComponentUpdate skips it while its props (the row object,
+ * the context) are the same: a burst of events renders only the rows it replaced.
+ */
 export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
     const face = faceOf(row);
     const expandKey = ctx.keyPrefix + row.key;

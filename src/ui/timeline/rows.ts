@@ -3,10 +3,10 @@ import type { SkillScope } from '../../contract/skills';
 
 /**
  * The rows the timeline draws: projections of journal events. A row object is never changed after it is
- * handed out; an update replaces it, so a row component can skip rendering when its row is the same object.
+ * handed out; an update replaces it, so RowView (row-view.tsx) skips rendering while its row is the same object.
  */
 
-export type CallStatus = 'pending' | 'running' | 'completed' | 'error';
+type CallStatus = 'pending' | 'running' | 'completed' | 'error';
 
 interface RowBase {
     /** Stable across updates: `m<seq>` model turn, `c<callId>` tool call, `e<seq>` anything else. */

@@ -1,12 +1,7 @@
-import { commitDraft } from '../../host/commit-draft';
 import { t } from '../../i18n/t';
-import { activeRun } from '../../host/run-controller';
-import { currentIdentity } from '../../host/snapshot';
-import { stContext } from '../../host/st-context';
-import { getEngine } from '../../host/worker-client';
-import { confirmAction } from '../profiles/confirm';
 import { downloadText } from '../profiles/download';
-import { panelOpen } from '../state';
+import { services } from '../services';
+import { chatStatus, panelOpen } from '../state';
 import type { RunSummary } from './rows';
 import { forgetRun, openRun, refreshHistory, refreshViewed } from './run-store';
 import { shortId } from './format';
@@ -14,22 +9,13 @@ import { shortId } from './format';
 /** What the timeline's buttons do. Failures are told in a toast; nothing here throws at the user. */
 
 function warn(message: string, title?: string): void {
-    globalThis.toastr?.warning(message, title);
+    services().toast.warning(message, title);
 }
 
 /** True when the open chat is the one the run belongs to. */
 export function isRunChatOpen(summary: Pick<RunSummary, 'chatKey' | 'chatId'>): boolean {
-    try {
-        const identity = currentIdentity();
-        return identity.integrity === summary.chatKey && identity.chatId === summary.chatId;
-    } catch {
-        return false;
-    }
-}
-
-function markerOf(message: { extra?: Record<string, unknown> } | undefined): string | null {
-    const marker = message?.extra?.tavern_agent;
-    return marker && typeof marker === 'object' ? String((marker as { runId?: unknown }).runId ?? '') : null;
+    const open = services().chat.open();
+    return open !== null && open.chatKey === summary.chatKey && open.chatId === summary.chatId;
 }
 
 /** Scrolls SillyTavern's chat to a message and flashes it. On a narrow screen the panel steps aside. */
@@ -38,17 +24,11 @@ export function jumpToMessage(summary: RunSummary, messageId: number): void {
         warn(t`Open the chat this run belongs to first.`);
         return;
     }
-    const element = document.querySelector<HTMLElement>(`#chat .mes[mesid="${Math.trunc(messageId)}"]`);
-    if (!element) {
+    if (!services().chat.revealMessage(messageId)) {
         warn(t`That message is not shown: it was deleted, or it is not loaded yet (scroll up in the chat to load older messages).`);
         return;
     }
     if (window.matchMedia('(max-width: 1000px)').matches) panelOpen.value = false;
-    element.scrollIntoView({ block: 'center', behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
-    element.classList.remove('tavern-agent--flash');
-    void element.offsetWidth; // restarts the animation when jumping to the same message twice
-    element.classList.add('tavern-agent--flash');
-    setTimeout(() => element.classList.remove('tavern-agent--flash'), 2200);
 }
 
 /**
@@ -56,7 +36,8 @@ export function jumpToMessage(summary: RunSummary, messageId: number): void {
  * reply is the last message, or when the run left no reply and the user's message is still the last one.
  */
 export async function retryRun(summary: RunSummary): Promise<void> {
-    if (activeRun() || document.body.dataset.generating !== undefined) {
+    const chat = services().chat;
+    if (chatStatus.value.run || chat.generating()) {
         warn(t`Wait until the current generation has ended.`);
         return;
     }
@@ -64,43 +45,42 @@ export async function retryRun(summary: RunSummary): Promise<void> {
         warn(t`Open the chat this run belongs to first.`);
         return;
     }
-    const chat = stContext().chat;
-    const last = chat.length - 1;
+    const last = chat.lastMessage();
     if (summary.messageId !== null) {
-        if (summary.messageId !== last || markerOf(chat[last]) !== summary.runId) {
+        if (summary.messageId !== last?.index || last.runId !== summary.runId) {
             warn(t`Retry repeats the latest turn only. This run's reply is no longer the last message: swipe or edit it in the chat instead.`, t`Cannot retry`);
             return;
         }
-    } else if (!chat[last]?.is_user) {
+    } else if (!last?.isUser) {
         warn(t`Retry repeats the latest turn only. The chat has moved on since this run: send a new message instead.`, t`Cannot retry`);
         return;
     }
-    await stContext().executeSlashCommandsWithOptions('/regenerate');
+    await chat.regenerate();
 }
 
 export async function commitDraftText(summary: RunSummary, path: string): Promise<void> {
-    const result = await commitDraft(summary.runId, path);
+    const result = await services().chat.commitDraft(summary.runId, path);
     if (!result.ok) {
         warn(`${result.error.message} (${result.error.code})`, t`The text was not committed`);
         return;
     }
-    globalThis.toastr?.success(t`The text is now a new reply in the chat.`);
+    services().toast.success(t`The text is now a new reply in the chat.`);
     void refreshHistory();
 }
 
 export async function restoreCheckpoint(runId: string, seq: number): Promise<boolean> {
-    const result = await (await getEngine()).restoreCheckpoint(runId, seq);
+    const result = await (await services().engine()).restoreCheckpoint(runId, seq);
     if (!result.ok) {
         warn(`${result.error.message} (${result.error.code})`, t`Not restored`);
         return false;
     }
-    globalThis.toastr?.success(t`The checkpoint's text is the file's current version again.`);
+    services().toast.success(t`The checkpoint's text is the file's current version again.`);
     await refreshViewed();
     return true;
 }
 
 export async function exportRunFile(runId: string): Promise<void> {
-    const result = await (await getEngine()).exportRun(runId);
+    const result = await (await services().engine()).exportRun(runId);
     if (!result.ok) {
         warn(`${result.error.message} (${result.error.code})`, t`Export failed`);
         return;
@@ -110,7 +90,7 @@ export async function exportRunFile(runId: string): Promise<void> {
 
 /** Stores an exported run read-only and shows it. Returns an error message, or null when it worked. */
 export async function importRunFile(file: File): Promise<string | null> {
-    const result = await (await getEngine()).importRun(await file.text());
+    const result = await (await services().engine()).importRun(await file.text());
     if (!result.ok) return `${result.error.message} (${result.error.code})`;
     await refreshHistory();
     await openRun(result.value.runId);
@@ -118,8 +98,8 @@ export async function importRunFile(file: File): Promise<string | null> {
 }
 
 export async function deleteRunRecord(runId: string): Promise<void> {
-    if (!(await confirmAction(t`Delete this run's record (its journal, files and checkpoints)? The chat is not changed.`))) return;
-    const result = await (await getEngine()).deleteRun(runId);
+    if (!(await services().confirm(t`Delete this run's record (its journal, files and checkpoints)? The chat is not changed.`))) return;
+    const result = await (await services().engine()).deleteRun(runId);
     if (!result.ok) {
         warn(`${result.error.message} (${result.error.code})`, t`Not deleted`);
         return;
@@ -142,5 +122,5 @@ export async function copyText(text: string): Promise<void> {
         document.execCommand('copy');
         area.remove();
     }
-    globalThis.toastr?.info(t`Copied`);
+    services().toast.info(t`Copied`);
 }

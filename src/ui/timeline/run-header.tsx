@@ -9,7 +9,7 @@ import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store'
 const DRAFT_PREFERENCE = ['output/direct_output.md', 'output/main.md'];
 
 /** The draft worth committing after a failure: the model's plain text, the main draft, or any output file. */
-export function draftPath(summary: RunSummary): string | null {
+function draftPath(summary: RunSummary): string | null {
     return DRAFT_PREFERENCE.find((path) => summary.outputPaths.includes(path)) ?? summary.outputPaths[0] ?? null;
 }
 

@@ -1,9 +1,9 @@
 import { IMPORTED_CHAT_KEY } from '../../contract/archive';
-import { batch, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import type { JournalEvent, RunRecord } from '../../contract/records';
 import type { RunOutcome } from '../../contract/run-input';
-import { currentIdentity } from '../../host/snapshot';
-import { getEngine } from '../../host/worker-client';
+import { services } from '../services';
+import { chatStatus } from '../state';
 import { TimelineModel } from './timeline-model';
 
 /**
@@ -13,7 +13,7 @@ import { TimelineModel } from './timeline-model';
 
 export type RunSource = 'live' | 'stored' | 'imported';
 
-export interface ViewedRun {
+interface ViewedRun {
     model: TimelineModel;
     source: RunSource;
 }
@@ -22,13 +22,16 @@ export interface ViewedRun {
 export const viewedRun = signal<ViewedRun | null>(null);
 /** Bumped whenever the shown run's model changes. */
 export const viewRevision = signal(0);
-/** The run going on in this page right now, if any. */
-export const liveRunId = signal<string | null>(null);
+/**
+ * The run going on in this page right now, if any. The host's run controller is the one source of truth:
+ * src/index.ts mirrors it into chatStatus.run, and the timeline reads it from there.
+ */
+export const liveRunId = computed(() => chatStatus.value.run?.runId ?? null);
 /** Rows the user opened, by row key (of the shown run). */
 export const expandedRows = signal<ReadonlySet<string>>(new Set());
 export const viewError = signal<string | null>(null);
 
-export interface HistoryState {
+interface HistoryState {
     chatKey: string | null;
     runs: RunRecord[];
     imported: RunRecord[];
@@ -70,7 +73,6 @@ export function startLive(runId: string, generationType: string, at: number): vo
     const model = new TimelineModel(runId);
     model.summary = { ...model.summary, state: 'preparing', generationType, startedAt: at };
     live = { model, source: 'live' };
-    liveRunId.value = runId;
     show(live);
 }
 
@@ -85,14 +87,13 @@ export function endLive(outcome: RunOutcome): void {
         live.model.applyOutcome(outcome, Date.now());
         if (viewedRun.value === live) bump();
     }
-    liveRunId.value = null;
     void refreshHistory();
 }
 
 // ── stored runs ──
 
 async function loadModel(runId: string): Promise<TimelineModel> {
-    const engine = await getEngine();
+    const engine = await services().engine();
     const [record, events] = await Promise.all([engine.getRun(runId), engine.readEvents(runId, 0)]);
     if (!record.ok) throw new Error(`${record.error.message} (${record.error.code})`);
     if (!events.ok) throw new Error(`${events.error.message} (${events.error.code})`);
@@ -121,7 +122,7 @@ export async function refreshViewed(): Promise<void> {
     const viewed = viewedRun.value;
     // A run going on gets its events pushed; an ended one (live earlier, or stored) is read again.
     if (!viewed || liveRunId.value === viewed.model.runId) return;
-    const engine = await getEngine();
+    const engine = await services().engine();
     const events = await engine.readEvents(viewed.model.runId, viewed.model.summary.events === 0 ? 0 : viewed.model.nextSeq);
     if (events.ok && events.value.length > 0) {
         viewed.model.apply(events.value);
@@ -134,11 +135,7 @@ export function showLive(): void {
 }
 
 function openChatKey(): string | null {
-    try {
-        return currentIdentity().integrity;
-    } catch {
-        return null;
-    }
+    return services().chat.open()?.chatKey ?? null;
 }
 
 /**
@@ -149,7 +146,7 @@ export async function refreshHistory(): Promise<void> {
     const chatKey = openChatKey();
     history.value = { ...history.value, loading: true };
     try {
-        const engine = await getEngine();
+        const engine = await services().engine();
         const [runs, imported] = await Promise.all([chatKey ? engine.listRuns(chatKey) : null, engine.listRuns(IMPORTED_CHAT_KEY)]);
         if (openChatKey() !== chatKey) return; // the chat changed again meanwhile: that load wins
         const error = runs && !runs.ok ? runs.error.message : !imported.ok ? imported.error.message : null;

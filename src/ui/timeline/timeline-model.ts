@@ -54,8 +54,6 @@ export function emptySummary(runId: string): RunSummary {
 export class TimelineModel {
     readonly rows: TimelineRow[] = [];
     summary: RunSummary;
-    /** Bumped on every change; the view re-renders on it. */
-    revision = 0;
     private readonly positions = new Map<string, number>();
     private readonly callKeys = new Map<string, string>();
     private readonly nested = new Map<string, TimelineModel>();
@@ -71,9 +69,7 @@ export class TimelineModel {
     apply(events: readonly JournalEvent[]): void {
         // One copy of the summary per batch (the view compares it by identity), then changed in place.
         this.summary = { ...this.summary };
-        let changed = false;
-        for (const event of events) changed = this.applyOne(event) || changed;
-        if (changed) this.revision += 1;
+        for (const event of events) this.applyOne(event);
     }
 
     /** The sequence number of the next event of this run. */
@@ -101,7 +97,6 @@ export class TimelineModel {
             startedAt: this.summary.startedAt ?? record.createdAt,
             endedAt: end ? (this.summary.endedAt ?? record.updatedAt) : null,
         };
-        this.revision += 1;
     }
 
     applyOutcome(outcome: { state: string; messageId: number | null; error: { code: string; message: string } | null }, at: number): void {
@@ -112,7 +107,6 @@ export class TimelineModel {
             error: outcome.error ?? this.summary.error,
             endedAt: END_STATES.has(outcome.state) ? (this.summary.endedAt ?? at) : null,
         };
-        this.revision += 1;
     }
 
     private applyOne(event: JournalEvent): boolean {

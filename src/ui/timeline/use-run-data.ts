@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CheckpointDiff } from '../../contract/archive';
 import type { Result } from '../../contract/result';
-import { getEngine } from '../../host/worker-client';
+import { services } from '../services';
 
 /** Loads a run's stored data when a row is opened, not before: a run of 5,000 events reads nothing up front. */
 
@@ -52,7 +52,7 @@ export function useRunFile(runId: string, path: string | null, version = 0): Loa
     return useLoaded(
         key,
         async () => {
-            const result = await (await getEngine()).readRunFile(runId, path!);
+            const result = await (await services().engine()).readRunFile(runId, path!);
             return result.ok ? { ok: true, value: result.value.content } : result;
         },
         cacheable,
@@ -61,5 +61,5 @@ export function useRunFile(runId: string, path: string | null, version = 0): Loa
 
 export function useCheckpointDiff(runId: string, seq: number | null): Loaded<CheckpointDiff> | null {
     const key = seq === null ? null : `diff\n${runId}\n${seq}`;
-    return useLoaded(key, async () => (await getEngine()).checkpointDiff(runId, seq!), true);
+    return useLoaded(key, async () => (await services().engine()).checkpointDiff(runId, seq!), true);
 }

@@ -1,4 +1,4 @@
-import { stContext } from '../../host/st-context';
+import { stContext } from './st-context';
 
 interface PopupApi {
     callGenericPopup?(content: HTMLElement, type: number): Promise<unknown>;
@@ -18,3 +18,10 @@ export async function confirmAction(question: string): Promise<boolean> {
     const result = await popup.callGenericPopup(content, popup.POPUP_TYPE.CONFIRM);
     return result === (popup.POPUP_RESULT?.AFFIRMATIVE ?? 1);
 }
+
+/** SillyTavern's toasts (toastr); absent in a bare page, where nothing is shown. */
+export const toasts = {
+    info: (message: string, title?: string) => globalThis.toastr?.info(message, title),
+    success: (message: string, title?: string) => globalThis.toastr?.success(message, title),
+    warning: (message: string, title?: string) => globalThis.toastr?.warning(message, title),
+};

@@ -1,0 +1,7 @@
+/** A SillyTavern Connection Manager profile, as far as Tavern Agent needs it (the host reads them, the panel lists them). */
+export interface ConnectionProfile {
+    id: string;
+    name: string;
+    api: string;
+    model: string;
+}

@@ -1,0 +1,9 @@
+import type { JournalEvent } from './records';
+import type { GenerationType, RunOutcome } from './run-input';
+
+/** What the page's run controller reports about the run it is driving (the panel's live timeline listens). */
+export interface RunObserver {
+    onRunStart(runId: string, type: GenerationType): void;
+    onEvents(events: JournalEvent[]): void;
+    onRunEnd(outcome: RunOutcome): void;
+}

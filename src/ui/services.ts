@@ -1,0 +1,83 @@
+import type { ConnectionProfile } from '../contract/connection-profile';
+import type { Result } from '../contract/result';
+import type { SkillOwners, SkillsService } from '../contract/skills-service';
+import type { EngineApi } from '../contract/wire';
+
+/**
+ * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
+ * popups and toasts. The panel never imports src/host/; src/index.ts builds this object from host functions
+ * and hands it over once, at mount (`provideServices`). A new feature adds a field here and one line there.
+ */
+
+/** The worker calls the panel makes (the run itself is the host's). */
+type PanelEngine = Pick<
+    EngineApi,
+    | 'listRuns'
+    | 'getRun'
+    | 'readEvents'
+    | 'listRunFiles'
+    | 'readRunFile'
+    | 'listCheckpoints'
+    | 'checkpointDiff'
+    | 'restoreCheckpoint'
+    | 'exportRun'
+    | 'importRun'
+    | 'deleteRun'
+    | 'listProfiles'
+    | 'validateProfile'
+    | 'importProfiles'
+    | 'exportProfiles'
+    | 'listTools'
+>;
+
+export interface PanelServices {
+    /** The worker, started on first need. */
+    engine(): Promise<PanelEngine>;
+    chat: {
+        /** The open chat's id and run key, or null on the welcome screen. */
+        open(): { chatId: string; chatKey: string } | null;
+        /** The last message of the open chat, and the run that committed it, if any. */
+        lastMessage(): { index: number; isUser: boolean; runId: string | null } | null;
+        /** SillyTavern is generating (its own reply, or an agent run's dry run). */
+        generating(): boolean;
+        /** A new reply for the latest turn, as SillyTavern's /regenerate makes it. */
+        regenerate(): Promise<void>;
+        /** Scrolls the chat to a message and flashes it; false when it is not in the page. */
+        revealMessage(messageId: number): boolean;
+        /** Commits a file of an ended run into its chat as a new reply. */
+        commitDraft(runId: string, path: string): Promise<Result<{ messageId: number }>>;
+        /** Sets the open chat's agent profile (chatStatus follows when it is saved). */
+        setProfile(profileId: string): Promise<void>;
+    };
+    profiles: {
+        /** The user's stored profiles as raw JSON (the worker validates them). */
+        stored(): Record<string, unknown>;
+        save(profiles: ReadonlyArray<{ id: string }>): void;
+        remove(id: string): void;
+        /** SillyTavern's Connection Manager profiles, read fresh. */
+        connections(): ConnectionProfile[];
+    };
+    /** A yes/no question in SillyTavern's own popup. */
+    confirm(question: string): Promise<boolean>;
+    /** The skill service (host/skills/); without it the panel has no Skills section. */
+    skills?: SkillsService;
+    /** The open character and selected preset, as skill scopes the manager can target. */
+    skillOwners?(): SkillOwners;
+    toast: {
+        info(message: string, title?: string): void;
+        success(message: string, title?: string): void;
+        warning(message: string, title?: string): void;
+    };
+}
+
+let provided: PanelServices | null = null;
+
+export function provideServices(value: PanelServices): void {
+    provided = value;
+}
+
+/** The services given at mount; using the panel's logic before mountPanel is a bug, so it throws. */
+export function services(): PanelServices {
+    if (!provided) throw new Error('Tavern Agent: the panel was used before src/index.ts provided its services.');
+    return provided;
+}

@@ -1,0 +1,95 @@
+// The layers of src/ (STYLE.md "Layers you can see in the tree", ARCHITECTURE.md): each may import only the
+// layers listed for it. Type-only imports count too: a type from a higher layer is a dependency on it.
+// Run: node --import tsx --test tests/unit/layering.test.ts
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const src = path.resolve(import.meta.dirname, '../../src');
+
+/** What each layer may import (besides packages). `index` and `worker` are src/index.ts and src/worker.ts. */
+const ALLOWED: Record<string, readonly string[]> = {
+    contract: ['contract'],
+    i18n: ['i18n'],
+    // Worker side, lowest first.
+    store: ['store', 'contract'],
+    workspace: ['workspace', 'contract'],
+    tools: ['tools', 'workspace', 'contract'],
+    // Skill packages: parsing, hashing, payloads; pure functions the engine runs in the worker.
+    skills: ['skills', 'contract'],
+    engine: ['engine', 'tools', 'workspace', 'store', 'skills', 'contract'],
+    worker: ['engine', 'contract'],
+    // Page side: host and ui never import each other; the host talks to the worker through contract types only.
+    host: ['host', 'contract', 'i18n'],
+    ui: ['ui', 'contract', 'i18n'],
+    index: ['host', 'ui', 'contract', 'i18n'],
+};
+
+function sourceFiles(dir: string): string[] {
+    return readdirSync(dir)
+        .sort()
+        .flatMap((name) => {
+            const full = path.join(dir, name);
+            if (statSync(full).isDirectory()) return sourceFiles(full);
+            return /\.tsx?$/.test(name) ? [full] : [];
+        });
+}
+
+function layerOf(file: string): string {
+    const [first = '', second] = path.relative(src, file).split(path.sep);
+    return second === undefined ? first.replace(/\.tsx?$/, '') : first;
+}
+
+/** Every module a file names: static imports and re-exports (`import type` included), side-effect imports, import(). */
+function specifiers(text: string): string[] {
+    const found: string[] = [];
+    const patterns = [/\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+    for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]!);
+    return found;
+}
+
+interface Violation {
+    file: string;
+    imports: string;
+    from: string;
+    to: string;
+}
+
+function violations(): Violation[] {
+    const found: Violation[] = [];
+    for (const file of sourceFiles(src)) {
+        const from = layerOf(file);
+        const allowed = ALLOWED[from];
+        assert.ok(allowed, `${path.relative(src, file)}: layer "${from}" has no rule in this test; add one`);
+        for (const specifier of specifiers(readFileSync(file, 'utf8'))) {
+            if (!specifier.startsWith('.')) continue; // a package
+            const target = path.resolve(path.dirname(file), specifier);
+            if (!target.startsWith(src + path.sep)) continue;
+            const to = layerOf(target.endsWith('.ts') || target.endsWith('.tsx') ? target : `${target}.ts`);
+            if (!allowed.includes(to)) found.push({ file: path.relative(src, file), imports: specifier, from, to });
+        }
+    }
+    return found;
+}
+
+const all = violations();
+
+test('the scanner sees the imports it checks (a sanity check on the regular expressions)', () => {
+    assert.deepEqual(specifiers(`import type { A } from '../contract/a';\nimport {\n  b,\n  c,\n} from "./b";\nexport { d } from './d';\nimport './e';\nconst f = import('./f');`), [
+        '../contract/a',
+        './b',
+        './d',
+        './e',
+        './f',
+    ]);
+    assert.equal(layerOf(path.join(src, 'ui/timeline/rows.ts')), 'ui');
+    assert.equal(layerOf(path.join(src, 'index.ts')), 'index');
+});
+
+for (const [layer, allowed] of Object.entries(ALLOWED)) {
+    test(`src/${layer} imports only ${allowed.join(', ')}`, () => {
+        const own = [...new Set(all.filter((v) => v.from === layer).map((v) => `src/${v.file} imports '${v.imports}' (${v.to})`))];
+        assert.deepEqual(own, [], `forbidden imports:\n${own.join('\n')}`);
+    });
+}
