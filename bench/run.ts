@@ -13,9 +13,10 @@ import { machineInfo, machineLine } from './lib/machine';
 import { mainThread } from './main-thread';
 import { markdownTable, notesText, type Benchmark, type BenchResult } from './lib/report';
 import { Shared } from './lib/shared';
+import { skills } from './skills';
 import { timelineScroll } from './timeline-scroll';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

@@ -97,12 +97,43 @@ function inWorkerRun(rounds: number, storage: 'idb' | 'memory'): Promise<{ ms: n
     return worker.inWorkerRun(runInput(`bench-${crypto.randomUUID()}`), scriptedReplies(rounds), storage);
 }
 
+/**
+ * Imports a 1,000-file skill zip the way the extension does: the page hands the bytes to the worker, which
+ * unzips, checks, hashes and normalizes. Counts long tasks (> 50 ms) on this page's main thread meanwhile.
+ */
+async function skillImport(opts: Parameters<WorkerBench['skillZip']>[0] & { repeats: number }) {
+    const zip = await worker.skillZip(opts);
+    const samples: Array<{ ms: number; longTasks: number; longTaskMs: number }> = [];
+    let files = 0;
+    for (let i = 0; i < opts.repeats; i += 1) {
+        const tasks: PerformanceEntry[] = [];
+        const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
+        observer.observe({ type: 'longtask', buffered: false });
+        const bytes = zip.slice().buffer;
+        const started = performance.now();
+        const parsed = await worker.parseSkills([{ name: 'many-files.zip', bytes }]);
+        const ms = performance.now() - started;
+        // Long-task entries are queued after the task: let them arrive.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        tasks.push(...observer.takeRecords());
+        observer.disconnect();
+        const skill = parsed[0];
+        if (!skill?.bundle) throw new Error(`the 1,000-file zip was refused: ${skill?.error}`);
+        files = skill.bundle.files.length;
+        const inRun = tasks.filter((task) => task.startTime + task.duration >= started && task.startTime <= started + ms);
+        samples.push({ ms, longTasks: inRun.length, longTaskMs: inRun.reduce((sum, task) => sum + task.duration, 0) });
+    }
+    return { zipBytes: zip.length, files, samples };
+}
+
 const benchPage = {
     timedRun,
     inWorkerRun,
     bareTransactions: (count: number) => worker.bareTransactions(count),
     checkpoints: (opts: Parameters<WorkerBench['checkpoints']>[0]) => worker.checkpoints(opts),
     chatSearch: (opts: Parameters<WorkerBench['chatSearch']>[0]) => worker.chatSearch(opts),
+    skillSearch: (opts: Parameters<WorkerBench['skillSearch']>[0]) => worker.skillSearch(opts),
+    skillImport,
 };
 
 export type BenchPage = typeof benchPage;

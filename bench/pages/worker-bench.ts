@@ -8,7 +8,7 @@ import { Journal } from '../../src/engine/journal';
 import { openTavernAgentDb } from '../../src/store/db';
 import { createIdbRunStorage } from '../../src/store/idb-run-storage';
 import { chatSearchTool } from '../../src/tools/chat/search';
-import type { ToolContext } from '../../src/tools/tool';
+import type { ToolContext, ToolOutcome } from '../../src/tools/tool';
 import { rebuildCheckpoint } from '../../src/workspace/checkpoints';
 import { DEFAULT_ROOT_POLICY } from '../../src/workspace/roots';
 import { Workspace } from '../../src/workspace/workspace';
@@ -18,6 +18,12 @@ import { runAgent } from '../../src/engine/run';
 import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import { prng, prose } from './text';
+import { zipSync } from 'fflate';
+import { WRITER_PROFILE } from '../../src/contract/profile';
+import { skillFileReader } from '../../src/engine/skills-api';
+import { parseSkillSources } from '../../src/skills/parse-sources';
+import { createMemorySkillCache } from '../../src/store/skill-cache';
+import { skillSearchTool } from '../../src/tools/skill/search';
 
 function utf8Bytes(text: string | null): number {
     return text === null ? 0 : new TextEncoder().encode(text).length;
@@ -125,6 +131,36 @@ async function checkpoints(opts: { fileChars: number; patches: number; rebuildRe
     };
 }
 
+/**
+ * Each query `repeats` times: the tool, then each baseline, interleaved so a slow moment of the shared
+ * machine hits them all alike. The tool's hit count is kept from its details.
+ */
+async function timeQueries<B extends string>(
+    queries: readonly string[],
+    repeats: number,
+    tool: (query: string) => Promise<ToolOutcome>,
+    baselines: Record<B, (query: string) => unknown>,
+): Promise<Array<{ query: string; tool: number[]; hits: unknown; baselines: Record<B, number[]> }>> {
+    const names = Object.keys(baselines) as B[];
+    const perQuery = [];
+    for (const query of queries) {
+        const entry = { query, tool: [] as number[], hits: null as unknown, baselines: Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<B, number[]> };
+        for (let i = 0; i < repeats; i += 1) {
+            let started = performance.now();
+            const outcome = await tool(query);
+            entry.tool.push(performance.now() - started);
+            if (outcome.ok) entry.hits = outcome.result.details?.hits;
+            for (const name of names) {
+                started = performance.now();
+                baselines[name](query);
+                entry.baselines[name].push(performance.now() - started);
+            }
+        }
+        perQuery.push(entry);
+    }
+    return perQuery;
+}
+
 /** A 10,000-message chat of about 10 MB, built in the worker (as the run's frozen prefix would be). */
 function buildPrefix(messages: number, charsPerMessage: number): PrefixMessage[] {
     const random = prng(7);
@@ -167,24 +203,8 @@ async function chatSearch(opts: { messages: number; charsPerMessage: number; que
         return hits.length;
     };
 
-    const perQuery: Array<{ query: string; tool: number[]; naive: number[]; preLowered: number[]; hits: unknown }> = [];
-    for (const query of opts.queries) {
-        const entry = { query, tool: [] as number[], naive: [] as number[], preLowered: [] as number[], hits: null as unknown };
-        for (let i = 0; i < opts.repeats; i += 1) {
-            // Interleaved, so a slow moment of the shared machine hits all three alike.
-            let started = performance.now();
-            const outcome = await run(query);
-            entry.tool.push(performance.now() - started);
-            if (outcome.ok) entry.hits = outcome.result.details?.hits;
-            started = performance.now();
-            naive(query);
-            entry.naive.push(performance.now() - started);
-            started = performance.now();
-            preLowered(query);
-            entry.preLowered.push(performance.now() - started);
-        }
-        perQuery.push(entry);
-    }
+    const timed = await timeQueries(opts.queries, opts.repeats, run, { naive, preLowered });
+    const perQuery = timed.map(({ baselines, ...q }) => ({ ...q, naive: baselines.naive, preLowered: baselines.preLowered }));
     return { messages: prefix.length, totalChars, coldMs, perQuery };
 }
 
@@ -227,6 +247,75 @@ async function inWorkerRun(input: RunInput, replies: unknown[], storageKind: 'id
     return { ms: elapsed, storageCalls };
 }
 
+/** About `chars` characters of prose in lines of about 100 characters, as a reference file would be. */
+function proseLines(random: () => number, chars: number): string {
+    const lines: string[] = [];
+    let length = 0;
+    while (length < chars) {
+        const line = prose(random, 60 + Math.floor(random() * 80));
+        lines.push(line);
+        length += line.length + 1;
+    }
+    return lines.join('\n');
+}
+
+/**
+ * skill.search (the real tool, its run memo of lowercased text included) over one skill holding about
+ * `chars` characters, beside a scan that lowercases the same text and finds every indexOf of the query.
+ */
+async function skillSearch(opts: { chars: number; files: number; queries: string[]; repeats: number }) {
+    const random = prng(11);
+    const encoder = new TextEncoder();
+    const sources = [{ name: 'big-lore/SKILL.md', bytes: encoder.encode('---\nname: big-lore\ndescription: A large reference.\n---\nRead references/.\n').buffer as ArrayBuffer }];
+    const texts: string[] = [];
+    for (let i = 0; i < opts.files; i += 1) {
+        let text = proseLines(random, Math.floor(opts.chars / opts.files));
+        if (i % 3 === 0) text = `${text.slice(0, 500)}\nthe obsidian xylophone\n${text.slice(500)}`;
+        texts.push(text);
+        sources.push({ name: `big-lore/references/part-${i}.md`, bytes: encoder.encode(text).buffer as ArrayBuffer });
+    }
+    const [parsed] = await parseSkillSources(sources);
+    const bundle = parsed!.bundle!;
+    const cache = createMemorySkillCache();
+    await cache.put([bundle]);
+    const profile = { ...WRITER_PROFILE, skills: { ...WRITER_PROFILE.skills, maxReadCharsPerCall: 80_000, maxReadCharsPerRun: 1_000_000 } };
+    const skills = { readFile: skillFileReader(cache), charsRead: 0 };
+    const context = {
+        input: { profile, skills: [{ name: bundle.name, description: bundle.description, scope: 'global', hash: bundle.hash, files: bundle.files.map((f) => ({ path: f.path, bytes: f.bytes })) }], hiddenSkills: [] },
+        skills,
+    } as unknown as ToolContext;
+    const run = (query: string) => {
+        skills.charsRead = 0;
+        return skillSearchTool.execute({ name: 'big-lore', query, path: '', limit: 20, context_lines: 2 } as never, context);
+    };
+    const coldStarted = performance.now();
+    const cold = await run(opts.queries[0]!);
+    const coldMs = performance.now() - coldStarted;
+    if (!cold.ok) throw new Error(`skill.search failed: ${cold.error.message}`);
+
+    const naive = (query: string) => {
+        const q = query.toLowerCase();
+        let hits = 0;
+        for (const text of texts) {
+            const lowered = text.toLowerCase();
+            for (let at = lowered.indexOf(q); at !== -1; at = lowered.indexOf(q, at + 1)) hits += 1;
+        }
+        return hits;
+    };
+    const timed = await timeQueries(opts.queries, opts.repeats, run, { naive });
+    const perQuery = timed.map(({ baselines, ...q }) => ({ ...q, naive: baselines.naive }));
+    return { totalChars: texts.reduce((sum, t) => sum + t.length, 0), coldMs, perQuery };
+}
+
+/** A zip of one skill with `files` files (SKILL.md and references), as a user would import. */
+function skillZip(opts: { files: number; charsPerFile: number }): Uint8Array {
+    const random = prng(5);
+    const encoder = new TextEncoder();
+    const entries: Record<string, Uint8Array> = { 'many-files/SKILL.md': encoder.encode('---\nname: many-files\ndescription: A skill of many small references.\n---\nSee references/.\n') };
+    for (let i = 1; i < opts.files; i += 1) entries[`many-files/references/${String(i).padStart(4, '0')}.md`] = encoder.encode(proseLines(random, opts.charsPerFile));
+    return zipSync(entries);
+}
+
 const engine = createEngine();
 
 export const workerBench = {
@@ -235,6 +324,8 @@ export const workerBench = {
     inWorkerRun,
     checkpoints,
     chatSearch,
+    skillSearch,
+    skillZip,
 };
 
 export type WorkerBench = typeof workerBench;

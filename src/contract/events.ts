@@ -22,7 +22,13 @@ export interface EventPayloads {
         stored: string;
     };
     'model-reminder': { round: number; attempt: number; savedTo: string };
-    'tool-call-start': { callId: string; name: string; canonical: string | null; argsPath: string };
+    /** The run's frozen skill set (SPEC §6), as resolved by scope and the profile's visible/deny. */
+    'skills-resolve': { skills: Array<{ name: string; scope: SkillScope; hash: string }> };
+    /**
+     * `callId` is unique in the run (providers may repeat their own ids, e.g. `call_0` every round);
+     * `providerCallId` is the id the provider gave, used only to answer it.
+     */
+    'tool-call-start': { callId: string; providerCallId?: string; name: string; canonical: string | null; argsPath: string };
     'tool-call-complete': { callId: string; name: string; durationMs: number; summary: string; resultPath: string };
     'tool-call-fail': { callId: string; name: string; durationMs: number; code: string; message: string; hint: string; resultPath: string };
     'file-write': { path: string; mode: 'replace' | 'append' | 'direct_output'; version: number; chars: number };
@@ -31,13 +37,45 @@ export interface EventPayloads {
     'budget-wrap-up': { reason: 'maxRounds' | 'maxCallsPerRun'; rounds: number; calls: number };
     commit: { path: string; mode: 'replace' | 'append'; messageId: number; chars: number; reason: string | null };
     'persist-promote': { files: number };
+    /** The run ended without an accepted workspace.finish: its persist/ changes do not reach the chat. */
+    'persist-skip': { reason: string };
     'run-finish': { reason: string | null };
     'run-fail': { code: string; message: string; detail: string | null };
     'run-cancel': { reason: string };
+    /**
+     * A sub-agent task started by the delegate call `parentCallId` (SPEC §3 agent.delegate). Every event of
+     * the task's own steps carries `taskId` and `parentCallId` in its payload too (see TaskStamp), so the
+     * timeline nests them under that call.
+     */
+    'task-start': { taskId: string; agentId: string; agentName: string; title: string; objective: string; parentCallId: string };
+    'task-end': {
+        taskId: string;
+        agentId: string;
+        parentCallId: string;
+        status: TaskStatus;
+        summary: string;
+        /** Why a task failed or was cancelled; null when it returned. */
+        reason: string | null;
+        resultPath: string | null;
+        summaryPath: string | null;
+        rounds: number;
+        calls: number;
+        tokensIn: number;
+        tokensOut: number;
+        durationMs: number;
+    };
+    /** Finished task results the parent had not awaited, put into its next model turn (once). */
+    'task-inject': { taskIds: string[] };
     /** A checkpoint's text written back as the file's current version, from the timeline. */
     'checkpoint-restore': { seq: number; path: string; version: number };
-    /** The run's skill set, resolved and frozen at its start (shown in the run's details). */
-    'skills-resolve': { skills: Array<{ name: string; scope: SkillScope; hash: string }> };
 }
 
 export type EventType = keyof EventPayloads;
+
+export type TaskStatus = 'completed' | 'failed' | 'cancelled';
+
+/** Fields a sub-agent task adds to the payload of each event of its own steps. */
+export interface TaskStamp {
+    taskId: string;
+    parentCallId: string;
+}

@@ -52,12 +52,35 @@ export interface WireTool {
 
 export interface ModelRequest {
     runId: string;
+    /** Unique in the run: lets the engine abort one request (a cancelled sub-agent's) and not the others. */
+    requestId: string;
     round: number;
+    /**
+     * The model of the agent making the call (a sub-agent may use another Connection Manager profile than
+     * the root agent); absent means the run's own profile.
+     */
+    model?: { mode: 'current' } | { mode: 'connection-profile'; profileId: string; profileName: string };
+    /** The agent making the call, to name it in errors ("the researcher's connection profile is missing"). */
+    agentName?: string;
     messages: WireMessage[];
     tools: WireTool[];
 }
 
 /** What the host returns for a model request: the backend's JSON untouched, or an error as data. */
 export type ModelReply =
-    | { ok: true; raw: unknown; durationMs: number }
-    | { ok: false; status: number | null; message: string; retryable: boolean; aborted: boolean };
+    | {
+          ok: true;
+          raw: unknown;
+          durationMs: number;
+          /** The chat completion source the response comes from, when it is not the run's (a sub-agent's model). */
+          source?: string;
+      }
+    | {
+          ok: false;
+          /** The HTTP status, or null for a network error or an error SillyTavern reported inside a 200. */
+          status: number | null;
+          message: string;
+          aborted: boolean;
+          /** The server's Retry-After, in milliseconds, when it sent one. */
+          retryAfterMs?: number;
+      };

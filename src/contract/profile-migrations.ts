@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PROFILE_VERSION, ProfileSchema, WRITER_PROFILE, type Profile } from './profile';
+import { VISIBLE_ROOTS } from './workspace-roots';
 
 export interface FieldError {
     /** Dotted path of the field, e.g. "tools.maxRounds"; "" for the profile as a whole. */
@@ -24,8 +25,13 @@ const MIGRATIONS: Record<number, Migration> = {
         skills: WRITER_PROFILE.skills,
         delegation: { ...WRITER_PROFILE.delegation, callable: raw.presentation === 'background', allowAsSubagent: raw.presentation === 'background' },
         context: WRITER_PROFILE.context,
-        workspace: WRITER_PROFILE.workspace,
+        workspace: { writableRoots: WRITER_PROFILE.workspace.writableRoots },
     }),
+    // v2 had only writable roots; every root stayed visible.
+    2: (raw) => {
+        const workspace = (raw.workspace ?? {}) as Record<string, unknown>;
+        return { ...raw, version: 3, workspace: { ...workspace, visibleRoots: [...VISIBLE_ROOTS] } };
+    },
 };
 
 function issuesToErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {

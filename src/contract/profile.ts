@@ -5,7 +5,7 @@ import { VISIBLE_ROOTS } from './workspace-roots';
  * Agent profiles (SPEC §5): one agent's model, tools, budgets, skills, delegation, presentation, context
  * and system prompt. Stored and exported as JSON with a version; older versions are migrated on read.
  */
-export const PROFILE_VERSION = 2;
+export const PROFILE_VERSION = 3;
 
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
@@ -61,13 +61,20 @@ export const ProfileSchema = z
             includeWorldInfo: z.boolean(),
         }),
         workspace: z.object({
-            /** Roots this agent may write; profiles narrow the workspace, never widen it. */
+            /** Roots this agent may see (list, search, read); profiles narrow the workspace, never widen it. */
+            visibleRoots: z.array(RootSchema).min(1),
+            /** Roots this agent may write: a subset of the visible ones. */
             writableRoots: z.array(RootSchema).min(1),
         }),
         maxToolReminders: z.number().int().min(0).max(10),
         systemPrompt: z.string().max(20_000),
     })
     .superRefine((profile, ctx) => {
+        for (const root of profile.workspace.writableRoots) {
+            if (!profile.workspace.visibleRoots.includes(root)) {
+                ctx.addIssue({ code: 'custom', path: ['workspace', 'writableRoots'], message: `"${root}" is writable but not visible; make it visible too` });
+            }
+        }
         if (profile.presentation === 'foreground') {
             for (const tool of ['workspace.commit', 'workspace.finish']) {
                 if (!isToolAllowed(profile, tool)) {
@@ -86,7 +93,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     skills: { visible: ['*'], deny: [], maxReadCharsPerCall: 20_000, maxReadCharsPerRun: 80_000 },
     delegation: { canDelegate: false, callable: false, allowAsSubagent: false, allowedCallers: ['*'], maxDelegationsPerRun: 8, maxConcurrent: 3 },
     context: { historyMessages: -1, includeWorldInfo: true },
-    workspace: { writableRoots: [...VISIBLE_ROOTS] },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: [...VISIBLE_ROOTS] },
     maxToolReminders: 2,
     systemPrompt: '',
 };
@@ -96,7 +103,8 @@ export const WRITER_PROFILE: Profile = {
     id: 'writer',
     displayName: 'Writer',
     description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'agent.*'] },
+    delegation: { ...BASE.delegation, canDelegate: true },
 };
 
 export const RESEARCHER_PROFILE: Profile = {
@@ -112,7 +120,7 @@ export const RESEARCHER_PROFILE: Profile = {
         maxCallsPerRun: 60,
     },
     delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true },
-    workspace: { writableRoots: ['scratch', 'summaries'] },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['scratch', 'summaries'] },
 };
 
 export const EDITOR_PROFILE: Profile = {
@@ -127,8 +135,8 @@ export const EDITOR_PROFILE: Profile = {
         maxRounds: 20,
         maxCallsPerRun: 40,
     },
-    delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true },
-    workspace: { writableRoots: ['summaries'] },
+    delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true, allowedCallers: ['writer'] },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['summaries'] },
 };
 
 export const GAME_MASTER_PROFILE: Profile = {
@@ -136,7 +144,8 @@ export const GAME_MASTER_PROFILE: Profile = {
     id: 'game-master',
     displayName: 'Game Master',
     description: 'Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*', 'agent.*'] },
+    delegation: { ...BASE.delegation, canDelegate: true },
     systemPrompt:
         'You are the game master. When an action has an uncertain outcome, roll for it with dice_roll (e.g. 1d20 for a check, 2d6 for damage) before you narrate, and let the numbers decide. Mention the roll briefly in the reply.',
 };

@@ -74,3 +74,9 @@ export const PersistStateSchema = z.object({
     at: z.number(),
 });
 export type PersistState = z.infer<typeof PersistStateSchema>;
+
+/** The records a journal event describes, stored in the event's own transaction. */
+export interface EventAttachments {
+    files?: WorkspaceFile[];
+    checkpoints?: CheckpointRecord[];
+}

@@ -66,6 +66,13 @@ export const RunInputSchema = z.object({
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 
+/**
+ * What the page sends to start a run: the input without the profile. The engine resolved and validated the
+ * profile once, in `prepareRun`, and adds it itself: a profile is never validated twice.
+ */
+export const RunRequestSchema = RunInputSchema.omit({ profile: true });
+export type RunRequest = z.infer<typeof RunRequestSchema>;
+
 export const RunOutcomeSchema = z.object({
     runId: z.string(),
     state: z.enum(['completed', 'failed', 'cancelled']),

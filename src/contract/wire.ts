@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { ModelReply, ModelRequest } from './model';
 import type { JournalEvent, RunRecord } from './records';
 import type { Result } from './result';
-import type { RunInput, RunOutcome } from './run-input';
+import type { RunOutcome, RunRequest } from './run-input';
 import type { Profile } from './profile';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
@@ -44,6 +44,8 @@ export interface ToolInfo {
 export interface HostBridge {
     /** One model call through SillyTavern's backend; never throws, errors come back as data. */
     requestModel(request: ModelRequest): Promise<ModelReply>;
+    /** Aborts one request in flight (a sub-agent cancelled while its parent goes on); test fakes may omit it. */
+    abortModelRequest?(requestId: string): void;
     /** Writes text into the run's chat (identity checked again first). */
     commit(request: CommitRequest): Promise<Result<{ messageId: number }>>;
     /** Journal events as they are stored, in order. */
@@ -63,8 +65,13 @@ export interface EngineApi {
     /** Opens the database of one SillyTavern user; idempotent for the same handle. */
     open(userHandle: string): Promise<Result<HealthReport['database']>>;
     health(): Promise<Result<HealthReport>>;
-    /** Runs an agent to its end; resolves with the outcome (failures included). */
-    startRun(input: RunInput, host: HostBridge): Promise<Result<RunOutcome>>;
+    /**
+     * Resolves and validates the profile a run will use, and keeps it for that run id: the page gets it for
+     * routing its model calls, `startRun` takes it from here.
+     */
+    prepareRun(runId: string, profileId: string, stored: Record<string, unknown>): Promise<Result<Profile>>;
+    /** Runs an agent to its end (after prepareRun); resolves with the outcome (failures included). */
+    startRun(request: RunRequest, host: HostBridge): Promise<Result<RunOutcome>>;
     /** Asks a run to stop; the run ends as cancelled at its next step. */
     cancelRun(runId: string, reason: string): Promise<void>;
     listRuns(chatKey: string): Promise<Result<RunRecord[]>>;

@@ -2,11 +2,14 @@ import type { IDBPDatabase } from 'idb';
 import { isZodJitless } from '../contract/zod-setup';
 import { fail, ok, describeError, type Result } from '../contract/result';
 import { ENGINE_VERSION } from '../contract/version';
-import { HealthReportSchema, type EngineApi, type HealthReport } from '../contract/wire';
+import { HealthReportSchema, type EngineApi, type HealthReport, type HostBridge } from '../contract/wire';
+import type { RunOutcome, RunRequest } from '../contract/run-input';
 import { openTavernAgentDb, type TavernAgentDb } from '../store/db';
 import { createIdbRunStorage } from '../store/idb-run-storage';
 import type { RunStorage } from '../store/run-storage';
-import { RunInputSchema } from '../contract/run-input';
+import { RunRequestSchema } from '../contract/run-input';
+import type { Profile } from '../contract/profile';
+import { releaseProxy, type Remote } from 'comlink';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
 import { runAgent } from './run';
@@ -35,6 +38,8 @@ export function createEngine(): EngineApi {
     let openedFor: string | null = null;
     let skillCache: SkillCache | null = null;
     const running = new Map<string, AbortController>();
+    /** Profiles resolved by prepareRun (the run's own, and every valid one for delegation), waiting for their run. */
+    const preparedRuns = new Map<string, { profile: Profile; profiles: Profile[] }>();
 
     /** Runs a storage action, turning a missing database or a storage error into data. */
     async function withStorage<T>(action: (storage: RunStorage) => Promise<Result<T>>): Promise<Result<T>> {
@@ -48,6 +53,36 @@ export function createEngine(): EngineApi {
 
     function databaseInfo(handle: IDBPDatabase<TavernAgentDb>): HealthReport['database'] {
         return { name: handle.name, version: handle.version, stores: [...handle.objectStoreNames].sort() };
+    }
+
+    async function startPreparedRun(rawRequest: RunRequest, host: HostBridge): Promise<Result<RunOutcome>> {
+        const store = storage;
+        if (!store) return fail('store.not_open', 'The engine has not opened its storage yet.');
+        const parsed = RunRequestSchema.safeParse(rawRequest);
+        if (!parsed.success) return fail('run.invalid_input', 'The run could not start: its input snapshot is invalid.', parsed.error.message);
+        const prepared = preparedRuns.get(parsed.data.runId);
+        preparedRuns.delete(parsed.data.runId);
+        if (!prepared) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
+        const input = { ...parsed.data, profile: prepared.profile };
+        if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
+        const controller = new AbortController();
+        running.set(input.runId, controller);
+        try {
+            const outcome = await withRunLock(input.runId, () =>
+                runAgent(input, {
+                    storage: store,
+                    host,
+                    tools: ALL_TOOLS,
+                    sink: createEventPump((events) => void host.onEvents(events)),
+                    signal: controller.signal,
+                    profiles: prepared.profiles,
+                    ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
+                }),
+            );
+            return ok(outcome);
+        } finally {
+            running.delete(input.runId);
+        }
     }
 
     return {
@@ -74,27 +109,20 @@ export function createEngine(): EngineApi {
                 return fail('store.open_failed', 'Tavern Agent could not open its browser storage.', describeError(error));
             }
         },
-        async startRun(rawInput, host) {
-            const store = storage;
-            if (!store) return fail('store.not_open', 'The engine has not opened its storage yet.');
-            const parsed = RunInputSchema.safeParse(rawInput);
-            if (!parsed.success) return fail('run.invalid_input', 'The run could not start: its input snapshot is invalid.', parsed.error.message);
-            const input = parsed.data;
-            if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
-            const controller = new AbortController();
-            running.set(input.runId, controller);
+        async prepareRun(runId, profileId, stored) {
+            const resolved = resolveProfile(profileId, stored);
+            if (resolved.ok) {
+                const profiles = listProfiles(stored).flatMap((listing) => (listing.profile ? [listing.profile] : []));
+                preparedRuns.set(runId, { profile: resolved.value, profiles });
+            }
+            return resolved;
+        },
+        async startRun(rawRequest, host) {
             try {
-                const outcome = await withRunLock(input.runId, () => runAgent(input, {
-                    storage: store,
-                    host,
-                    tools: ALL_TOOLS,
-                    sink: createEventPump((events) => void host.onEvents(events)),
-                    signal: controller.signal,
-                    ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
-                }));
-                return ok(outcome);
+                return await startPreparedRun(rawRequest, host);
             } finally {
-                running.delete(input.runId);
+                // The bridge is a comlink proxy made for this run: release it, or the page keeps it forever.
+                (host as Partial<Remote<HostBridge>>)[releaseProxy]?.();
             }
         },
         async cancelRun(runId, reason) {
@@ -125,11 +153,11 @@ export function createEngine(): EngineApi {
             return exportProfiles(profiles);
         },
         listTools: async () => ALL_TOOLS.map((tool) => ({ name: tool.name, alias: tool.alias, description: tool.description, readOnly: tool.readOnly })),
-        async getRun(runId) {
-            if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
-            const run = await storage.getRun(runId);
-            return run ? ok(run) : fail('run.not_found', 'This run no longer exists.');
-        },
+        getRun: (runId) =>
+            withStorage(async (s) => {
+                const run = await s.getRun(runId);
+                return run ? ok(run) : fail('run.not_found', 'This run no longer exists.');
+            }),
         listRunFiles: (runId) => withStorage((s) => listRunFiles(s, runId).then(ok)),
         readRunFile: (runId, path) => withStorage((s) => readRunFile(s, runId, path)),
         listCheckpoints: (runId) => withStorage((s) => listCheckpoints(s, runId).then(ok)),

@@ -1,25 +1,19 @@
 import type { EventPayloads, EventType } from '../contract/events';
-import { RunFailure } from '../contract/errors';
-import { RECORD_VERSION, type JournalEvent } from '../contract/records';
-import type { EventAttachments, RunStorage } from '../store/run-storage';
+import { RECORD_VERSION, type EventAttachments, type JournalEvent } from '../contract/records';
+import type { RunStorage } from '../store/run-storage';
+import { storageFailure } from '../store/storage-failure';
+import type { JournalWriter } from '../workspace/journal-writer';
 
 export type EventSink = (event: JournalEvent) => void;
-
-/** Storage errors the run cannot survive, named so a user knows what to do about them. */
-export function storageFailure(error: unknown): RunFailure {
-    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    if (error instanceof DOMException && error.name === 'QuotaExceededError') {
-        return new RunFailure('store.quota_exceeded', 'The browser refused to store more data for Tavern Agent (storage is full).', detail);
-    }
-    return new RunFailure('store.write_failed', 'Tavern Agent could not write to its browser storage.', detail);
-}
 
 /**
  * Append-only journal of one run. Each event is stored before anything depends on it, then pushed to the
  * main thread. A failed append ends the run: a step that is not journaled did not happen.
  */
-export class Journal {
+export class Journal implements JournalWriter {
     private seq: number;
+    /** Appends run one after another even when sub-agents append at once: seq stays gapless and ordered. */
+    private tail: Promise<unknown> = Promise.resolve();
 
     constructor(
         readonly runId: string,
@@ -31,12 +25,14 @@ export class Journal {
         this.seq = startSeq;
     }
 
-    get nextSeq(): number {
-        return this.seq;
+    /** Stores the event (with the records it describes, in one transaction), then pushes it. */
+    append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent> {
+        const next = this.tail.then(() => this.write(type, payload, attachments));
+        this.tail = next.catch(() => undefined);
+        return next;
     }
 
-    /** Stores the event (with the records it describes, in one transaction), then pushes it. */
-    async append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent> {
+    private async write<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent> {
         const event: JournalEvent = { v: RECORD_VERSION, runId: this.runId, seq: this.seq, at: this.now(), type, payload };
         try {
             await this.storage.appendEvent(event, attachments);

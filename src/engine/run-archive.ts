@@ -31,7 +31,7 @@ export async function listRunFiles(storage: RunStorage, runId: string): Promise<
 }
 
 export async function readRunFile(storage: RunStorage, runId: string, path: string): Promise<Result<{ path: string; content: string; version: number }>> {
-    const file = (await storage.listFiles(runId)).find((f) => f.path === path);
+    const file = await storage.getFile(runId, path);
     return file ? ok({ path, content: file.content, version: file.version }) : fail('workspace.file_not_found', `No file ${path} in this run.`);
 }
 

@@ -14,8 +14,15 @@ const TOOL_SAFE_POST_PROCESSING: Record<string, string> = {
     single: '',
 };
 
-/** SillyTavern forwards an upstream error of the generic path as HTTP 200 with its status text. */
-const RETRYABLE_MESSAGE = /too many requests|rate limit|internal server error|bad gateway|service unavailable|gateway timeout|overloaded|\b(429|5\d\d)\b/i;
+/** Retry-After as seconds or an HTTP date, in milliseconds; whether to retry is the engine's call. */
+function retryAfterMs(response: Response): number | undefined {
+    const header = response.headers.get('retry-after');
+    if (!header) return undefined;
+    const seconds = Number(header);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const date = Date.parse(header);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
 
 function errorMessage(body: unknown): string | null {
     if (!body || typeof body !== 'object' || !('error' in body)) return null;
@@ -26,12 +33,12 @@ function errorMessage(body: unknown): string | null {
     return 'The model provider returned an error.';
 }
 
-/** Turns a thrown request error into a reply: aborted, retryable (rate limits, server errors) or final. */
+/** Turns a thrown request error into a reply (aborted or not); the engine decides what to retry. */
 function replyFromError(error: unknown, signal: AbortSignal): ModelReply {
     const aborted = signal.aborted || (error instanceof DOMException && error.name === 'AbortError');
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
     const message = [error instanceof Error ? error.message : String(error), cause].filter(Boolean).join(': ');
-    return { ok: false, status: null, message, retryable: !aborted && (RETRYABLE_MESSAGE.test(message) || /fetch|network/i.test(message)), aborted };
+    return { ok: false, status: null, message, aborted };
 }
 
 /**
@@ -53,7 +60,7 @@ export async function requestModelWithConnection(request: ModelRequest, connecti
             { tools: request.tools, tool_choice: 'auto' },
         );
         const message = errorMessage(raw);
-        if (message !== null) return { ok: false, status: null, message, retryable: RETRYABLE_MESSAGE.test(message), aborted: false };
+        if (message !== null) return { ok: false, status: null, message, aborted: false };
         return { ok: true, raw, durationMs: Math.round(performance.now() - started) };
     } catch (error) {
         return replyFromError(error, signal);
@@ -98,8 +105,8 @@ export async function requestModel(request: ModelRequest, signal: AbortSignal): 
         const message = errorMessage(body);
         if (!response.ok || message !== null || body === null) {
             const why = message ?? (text.slice(0, 200) || response.statusText || 'no response body');
-            const retryable = response.status === 429 || response.status >= 500 || RETRYABLE_MESSAGE.test(why);
-            return { ok: false, status: response.status, message: why, retryable, aborted: false };
+            const wait = retryAfterMs(response);
+            return { ok: false, status: response.status, message: why, aborted: false, ...(wait === undefined ? {} : { retryAfterMs: wait }) };
         }
         return { ok: true, raw: body, durationMs };
     } catch (error) {

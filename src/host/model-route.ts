@@ -7,7 +7,7 @@ import { SnapshotError } from './snapshot';
 import { stContext } from './st-context';
 
 export interface ModelRoute {
-    send(request: ModelRequest): Promise<ModelReply>;
+    send(request: ModelRequest, signal: AbortSignal): Promise<ModelReply>;
     /** The chat completion source responses come from, when it is not the current connection's. */
     source: string | null;
 }
@@ -16,7 +16,7 @@ export interface ModelRoute {
  * Where a profile's model calls go: the current connection, or its Connection Manager profile. A profile
  * whose connection profile was deleted fails here, naming it; it never falls back to another model.
  */
-export function routeModel(profile: Profile, signal: AbortSignal): ModelRoute {
+export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): ModelRoute {
     if (profile.model.mode === 'connection-profile') {
         const connection = findConnectionProfile(profile.model.profileId);
         if (!connection) {
@@ -25,10 +25,10 @@ export function routeModel(profile: Profile, signal: AbortSignal): ModelRoute {
                 `The connection profile "${profile.model.profileName}" used by the agent profile "${profile.displayName}" no longer exists. Choose another model for the profile.`,
             );
         }
-        return { send: (request) => requestModelWithConnection(request, connection.id, signal), source: sourceOfConnection(connection) };
+        return { send: (request, signal) => requestModelWithConnection(request, connection.id, signal), source: sourceOfConnection(connection) };
     }
     if (stContext().mainApi !== 'openai') {
         throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion connection (tool calling). Switch the API, or turn Agent Mode off.`);
     }
-    return { send: (request) => requestModel(request, signal), source: null };
+    return { send: (request, signal) => requestModel(request, signal), source: null };
 }

@@ -7,6 +7,7 @@ import { currentChatAgentState } from './agent-mode';
 import { commitToChat, type CommitTarget } from './commit';
 import { t } from '../i18n/t';
 import { routeModel } from './model-route';
+import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
 import { stContext } from './st-context';
@@ -69,14 +70,16 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
     try {
         const engine = await getEngine();
         const profileId = currentChatAgentState().profileId;
-        const resolved = await engine.resolveProfile(profileId, storedProfiles());
+        const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
         // The worker builds its errors with fail(), which takes listed codes only.
         if (!resolved.ok) throw new SnapshotError(resolved.error.code as ErrorCode, resolved.error.message);
         const profile = resolved.value;
-        const route = routeModel(profile, controller.signal);
-        const input = await captureRunInput(runId, type, profile, route.source, controller.signal);
+        const route = routeModel(profile);
+        const input = await captureRunInput(runId, type, route.source, controller.signal, profile);
+        const models = createModelRequests(route, controller.signal);
         const bridge: HostBridge = {
-            requestModel: route.send,
+            requestModel: models.requestModel,
+            abortModelRequest: models.abortModelRequest,
             commit: (request) => commitToChat(target, request),
             onEvents: (events) => {
                 const last = [...events].reverse().find((event) => event.type === 'run-state');

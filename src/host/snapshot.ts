@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../contract/errors';
-import type { ChatIdentity, GenerationType, PrefixMessage, RunInput } from '../contract/run-input';
+import type { ChatIdentity, GenerationType, PrefixMessage, RunRequest } from '../contract/run-input';
 import type { Profile } from '../contract/profile';
 import type { ChatMessage } from './st-context';
 import { stContext } from './st-context';
@@ -66,7 +66,14 @@ export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {
  * and whose world-info scan is the turn's activation. The dry run gets its own AbortSignal, so it does not
  * replace SillyTavern's generation controller and the Stop button keeps working.
  */
-export async function captureRunInput(runId: string, type: GenerationType, profile: Profile, source: string | null, signal: AbortSignal): Promise<RunInput> {
+export async function captureRunInput(
+    runId: string,
+    type: GenerationType,
+    source: string | null,
+    signal: AbortSignal,
+    /** The run's profile: which skills it may see (its id for the profile scope, its visible/deny). */
+    profile: Pick<Profile, 'id' | 'skills'>,
+): Promise<RunRequest> {
     const context = stContext();
     const identity = currentIdentity();
     // A swipe regenerates the last message: it is the run's target, not part of what it may read.
@@ -118,7 +125,6 @@ export async function captureRunInput(runId: string, type: GenerationType, profi
         worldInfo: worldInfo.result(),
         skills: skills.skills,
         hiddenSkills: skills.hiddenSkills,
-        profile,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
     };

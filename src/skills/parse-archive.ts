@@ -4,7 +4,7 @@ import { checkEntryPath, stemOf } from './entry-path';
 import { groupIntoSkills } from './group';
 import type { RawFile } from './hash';
 import { exactBytes, formatBytes, SKILL_LIMITS } from './limits';
-import { inflateEntry, readZipDirectory, type ZipEntry } from './zip-read';
+import { inflateEntry, InflateMeter, readZipDirectory, type ZipEntry } from './zip-read';
 
 /** How messages name files of the skill rooted at `root` inside an archive. */
 export function archiveOrigin(archiveName: string, root: string): SkillOrigin {
@@ -24,6 +24,9 @@ function hostile(entry: ZipEntry): string | null {
     if (entry.encrypted) return `entry ${JSON.stringify(entry.name)} is encrypted`;
     if (entry.directory) return null;
     if (entry.size > SKILL_LIMITS.maxFileBytes) return `entry ${JSON.stringify(entry.name)} is ${exactBytes(entry.size)}, over the ${formatBytes(SKILL_LIMITS.maxFileBytes)} limit of one file`;
+    // Deflate never grows data by more than a few bytes a block: more compressed bytes than that means the
+    // declared size lies (a bomb dressed as a small file).
+    if (entry.compressedSize > entry.size + Math.ceil(entry.size / 8) + 1024) return `entry ${JSON.stringify(entry.name)} holds more compressed data than its declared size allows`;
     if (entry.size >= SKILL_LIMITS.ratioCheckFromBytes && entry.size > entry.compressedSize * SKILL_LIMITS.maxCompressionRatio) {
         const ratio = entry.compressedSize === 0 ? '∞' : `${Math.round(entry.size / entry.compressedSize)}×`;
         return `entry ${JSON.stringify(entry.name)} is compressed ${ratio} (at most ${SKILL_LIMITS.maxCompressionRatio}×: a zip bomb?)`;
@@ -53,6 +56,8 @@ export async function parseSkillArchive(bytes: Uint8Array, archiveName: string):
     }
     if (declared > SKILL_LIMITS.maxArchiveBytes) return refuseArchive(archiveName, `unpacks to ${exactBytes(declared)} (at most ${formatBytes(SKILL_LIMITS.maxArchiveBytes)})`);
 
+    // Honest entries inflate to exactly what they declare; the slack only lets a liar be caught, not run on.
+    const meter = new InflateMeter(declared + SKILL_LIMITS.maxFileBytes);
     const groups = groupIntoSkills(files);
     if (groups.length === 0) return refuseArchive(archiveName, 'holds no SKILL.md (a skill needs SKILL.md at the archive root, or one folder per skill)');
     const parsed: ParsedSkill[] = [];
@@ -71,7 +76,7 @@ export async function parseSkillArchive(bytes: Uint8Array, archiveName: string):
         const raw: RawFile[] = [];
         let failed: string | null = null;
         for (const file of group.files) {
-            const inflated = inflateEntry(bytes, file.entry);
+            const inflated = inflateEntry(bytes, file.entry, meter);
             if (!inflated.ok) {
                 failed = `${archiveName}: entry ${JSON.stringify(file.entry.name)} ${inflated.reason}`;
                 break;

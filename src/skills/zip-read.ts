@@ -1,4 +1,4 @@
-import { inflateSync } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 
 /**
  * A zip's central directory, read by hand: fflate's unzip does not expose the external attributes that
@@ -83,8 +83,22 @@ export function readZipDirectory(bytes: Uint8Array): ZipDirectory {
     return { ok: true, entries };
 }
 
+/**
+ * Counts the bytes an archive's entries inflate to, overruns included. A lying entry (declaring a few
+ * bytes, holding a bomb) is stopped one chunk past its declared size, and the meter stops an archive of
+ * many such entries once the work passes what all of them declared, plus a little.
+ */
+export class InflateMeter {
+    produced = 0;
+
+    constructor(readonly limit: number) {}
+}
+
+/** Compressed input fed per step: a lying entry overruns by at most about 1032 × this (deflate's maximum ratio) before it is caught. */
+const INPUT_CHUNK = 16 * 1024;
+
 /** The entry's bytes, never more than its declared size; a reason when it cannot be read as declared. */
-export function inflateEntry(bytes: Uint8Array, entry: ZipEntry): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
+export function inflateEntry(bytes: Uint8Array, entry: ZipEntry, meter: InflateMeter): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
     const at = entry.offset;
     if (at + 30 > bytes.length || u32(bytes, at) !== LOCAL) return { ok: false, reason: 'has a damaged local header' };
     const start = at + 30 + u16(bytes, at + 26) + u16(bytes, at + 28);
@@ -92,16 +106,53 @@ export function inflateEntry(bytes: Uint8Array, entry: ZipEntry): { ok: true; by
     if (data.length !== entry.compressedSize) return { ok: false, reason: 'is cut short' };
     if (entry.method === 0) {
         if (entry.compressedSize !== entry.size) return { ok: false, reason: 'does not match its declared size' };
+        meter.produced += entry.size;
         return { ok: true, bytes: data.slice() };
     }
     if (entry.method !== 8) return { ok: false, reason: `uses compression method ${entry.method}, which is not supported` };
-    if (entry.size === 0) return { ok: true, bytes: new Uint8Array(0) };
+    if (data.length <= INPUT_CHUNK) return inflateSmall(data, entry, meter);
+    const out = new Uint8Array(entry.size);
+    let written = 0;
+    let overrun = false;
+    const inflater = new Inflate((chunk) => {
+        meter.produced += chunk.length;
+        if (written + chunk.length > entry.size) overrun = true;
+        else out.set(chunk, written);
+        written += chunk.length;
+    });
     try {
-        // The output buffer has the declared size: a stream that would inflate past it cannot grow memory.
-        const out = inflateSync(data, { out: new Uint8Array(entry.size) });
-        if (out.length !== entry.size) return { ok: false, reason: 'does not match its declared size' };
-        return { ok: true, bytes: out };
+        for (let offset = 0; offset < data.length && !overrun; offset += INPUT_CHUNK) {
+            inflater.push(data.subarray(offset, offset + INPUT_CHUNK), offset + INPUT_CHUNK >= data.length);
+            if (meter.produced > meter.limit) return { ok: false, reason: 'inflates to far more than the archive declares (a zip bomb?)' };
+        }
     } catch {
         return { ok: false, reason: 'is damaged (it does not inflate)' };
     }
+    if (overrun || written !== entry.size) return { ok: false, reason: 'does not match its declared size' };
+    return { ok: true, bytes: out };
+}
+
+/** Deflate's largest output for one input byte: what a lying small entry may cost before it is caught. */
+const DEFLATE_MAX_RATIO = 1032;
+
+/**
+ * One step's worth of input at once, into a buffer one byte longer than declared: filling that byte means
+ * the entry holds more than it says. (A streaming inflater per entry is several times slower for the
+ * thousand small files a skill may have.)
+ */
+function inflateSmall(data: Uint8Array, entry: ZipEntry, meter: InflateMeter): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
+    let out: Uint8Array;
+    try {
+        out = inflateSync(data, { out: new Uint8Array(entry.size + 1) });
+    } catch {
+        return { ok: false, reason: 'is damaged (it does not inflate)' };
+    }
+    if (out.length > entry.size) {
+        meter.produced += data.length * DEFLATE_MAX_RATIO;
+        if (meter.produced > meter.limit) return { ok: false, reason: 'inflates to far more than the archive declares (a zip bomb?)' };
+        return { ok: false, reason: 'does not match its declared size' };
+    }
+    meter.produced += out.length;
+    if (out.length !== entry.size) return { ok: false, reason: 'does not match its declared size' };
+    return { ok: true, bytes: out.length === out.buffer.byteLength ? out : out.slice() };
 }

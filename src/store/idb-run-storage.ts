@@ -24,7 +24,7 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
         listEvents: (runId, fromSeq = 0) => db.getAll('events', IDBKeyRange.bound([runId, fromSeq], [runId, Number.MAX_SAFE_INTEGER])),
         async putFile(file) { await db.put('files', file); },
         listFiles: (runId) => db.getAll('files', IDBKeyRange.bound([runId, ''], [runId, '\uffff'])),
-        async putCheckpoint(checkpoint) { await db.put('checkpoints', checkpoint); },
+        getFile: (runId, path) => db.get('files', [runId, path]),
         async listCheckpoints(runId, path) {
             if (path === undefined) return db.getAll('checkpoints', IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER]));
             return db.getAllFromIndex('checkpoints', 'byPath', [runId, path]);

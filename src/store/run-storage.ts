@@ -1,13 +1,10 @@
-import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { CheckpointRecord, EventAttachments, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
 
-export interface EventAttachments {
-    files?: WorkspaceFile[];
-    checkpoints?: CheckpointRecord[];
-}
+export type { EventAttachments };
 
 /**
  * Everything a run stores, as one narrow interface: IndexedDB in the product (idb-run-storage.ts), memory
- * in unit tests. Every method rejects on failure; the run turns that into `store.write_failed`.
+ * in unit tests. Every method rejects on failure; `storageFailure` (storage-failure.ts) names the error for the user.
  */
 export interface RunStorage {
     putRun(run: RunRecord): Promise<void>;
@@ -22,7 +19,7 @@ export interface RunStorage {
     listEvents(runId: string, fromSeq?: number): Promise<JournalEvent[]>;
     putFile(file: WorkspaceFile): Promise<void>;
     listFiles(runId: string): Promise<WorkspaceFile[]>;
-    putCheckpoint(checkpoint: CheckpointRecord): Promise<void>;
+    getFile(runId: string, path: string): Promise<WorkspaceFile | undefined>;
     listCheckpoints(runId: string, path?: string): Promise<CheckpointRecord[]>;
     putPersistState(state: PersistState): Promise<void>;
     getPersistState(runId: string): Promise<PersistState | undefined>;
@@ -53,7 +50,7 @@ export function createMemoryRunStorage(): RunStorage {
         async listEvents(runId, fromSeq = 0) { return events.filter((e) => e.runId === runId && e.seq >= fromSeq).map(clone); },
         async putFile(file) { files.set(`${file.runId}\0${file.path}`, clone(file)); },
         async listFiles(runId) { return [...files.values()].filter((f) => f.runId === runId).map(clone); },
-        async putCheckpoint(checkpoint) { checkpoints.push(clone(checkpoint)); },
+        async getFile(runId, path) { const file = files.get(`${runId}\0${path}`); return file && clone(file); },
         async listCheckpoints(runId, path) {
             return checkpoints.filter((c) => c.runId === runId && (path === undefined || c.path === path)).map(clone);
         },

@@ -68,11 +68,14 @@ function sliceLines(text: string, starts: readonly number[], first: number, last
     return { from, to: lineEnd(text, starts, line), next: line < last ? { start_line: line + 1 } : null };
 }
 
-/** The range arguments of a read tool, described the same way for every tool that has them. */
+/**
+ * The range arguments of a read tool, described the same way for every tool that has them. Bounds are
+ * checked by chooseRange, not the schema, so a bad range gets the tool's invalid_range code and a hint.
+ */
 export const RANGE_ARGS = {
-    start_line: z.number().int().min(1).optional().describe('First line to read (1-based). Use with line_count; cannot be combined with start_char.'),
+    start_line: z.number().int().optional().describe('First line to read (1-based). Use with line_count; cannot be combined with start_char.'),
     line_count: z.number().int().optional().describe('How many lines to read (at least 1). Default: to the end of the file, within max_chars.'),
-    start_char: z.number().int().min(0).optional().describe('First character to read (0-based offset). Cannot be combined with start_line/line_count.'),
+    start_char: z.number().int().optional().describe('First character to read (0-based offset). Cannot be combined with start_line/line_count.'),
 };
 
 export interface RangeRequest {
@@ -93,6 +96,12 @@ export function mixesRanges(request: RangeRequest): boolean {
  */
 export function chooseRange(text: string, starts: readonly number[], request: RangeRequest, budget: number, size: string): RangeChoice {
     const lines = starts.length;
+    if (request.start_line !== undefined && request.start_line < 1) {
+        return { ok: false, message: `start_line must be at least 1 (got ${request.start_line}); ${size}.`, hint: `Use a start_line from 1 to ${Math.max(lines, 1)}.` };
+    }
+    if (request.start_char !== undefined && request.start_char < 0) {
+        return { ok: false, message: `start_char must be at least 0 (got ${request.start_char}); ${size}.`, hint: `Use a start_char from 0 to ${Math.max(text.length - 1, 0)}.` };
+    }
     if (request.line_count !== undefined && request.line_count < 1) {
         return { ok: false, message: `line_count must be at least 1 (got ${request.line_count}); ${size}.`, hint: 'Ask for one line or more, or leave line_count out to read to the end.' };
     }

@@ -3,6 +3,7 @@ import type { ToolError } from '../contract/errors';
 import type { Workspace } from '../workspace/workspace';
 import type { RunInput } from '../contract/run-input';
 import type { SkillFile } from '../contract/skills';
+import type { AgentAccess } from './agent-access';
 
 /** What a tool gives back: bounded text for the model, details for the panel and the audit store. */
 export interface ToolResult {
@@ -44,6 +45,8 @@ export interface ToolContext {
     workspace: Workspace;
     run: RunControls;
     skills: SkillAccess;
+    /** Delegation; absent where a context has none (unit tests of other tools), which agent tools report. */
+    agents?: AgentAccess;
     signal: AbortSignal;
 }
 

@@ -1,7 +1,5 @@
 import { RECORD_VERSION, type WorkspaceFile } from '../contract/records';
-import type { Journal } from '../engine/journal';
-import { storageFailure } from '../engine/journal';
-import type { RunStorage } from '../store/run-storage';
+import type { FileStore, JournalWriter } from './journal-writer';
 import { makeCheckpoint } from './checkpoints';
 import { ReadState } from './read-state';
 import { rootOf, type RootPolicy } from './roots';
@@ -15,22 +13,35 @@ export interface FileEntry {
 export type WriteKind = 'replace' | 'append' | 'direct_output';
 
 /**
- * One run's workspace: the visible files in memory, written through to storage. Every write goes through
- * here, so no edit can miss its journal event or its checkpoint.
+ * One run's workspace: the visible files in memory, written through to storage. Every write a run makes
+ * goes through here, so no edit can miss its journal event or its checkpoint. (Restoring a checkpoint of an
+ * ended run, from the timeline, writes the file record directly: that run has no live workspace.)
  */
 export class Workspace {
+    /** What this agent has read: per agent, so a sub-agent patches only text it read itself. */
     readonly readState = new ReadState();
-    private readonly files = new Map<string, FileEntry>();
-    private readonly checkpointsPerPath = new Map<string, number>();
-    private checkpointSeq = 0;
+    private readonly files: Map<string, FileEntry>;
+    private readonly checkpoints: { perPath: Map<string, number>; seq: number };
 
     constructor(
         readonly runId: string,
         readonly policy: RootPolicy,
-        private readonly storage: RunStorage,
-        private readonly journal: Journal,
+        private readonly fileStore: FileStore,
+        private readonly journal: JournalWriter,
         private readonly now: () => number = Date.now,
-    ) {}
+        shared?: { files: Map<string, FileEntry>; checkpoints: { perPath: Map<string, number>; seq: number } },
+    ) {
+        this.files = shared?.files ?? new Map();
+        this.checkpoints = shared?.checkpoints ?? { perPath: new Map(), seq: 0 };
+    }
+
+    /**
+     * The same files seen by another agent of the run (a sub-agent): its own roots, read-state and journal
+     * (its events are stamped with its task), one shared set of files and checkpoint numbers.
+     */
+    viewFor(policy: RootPolicy, journal: JournalWriter): Workspace {
+        return new Workspace(this.runId, policy, this.fileStore, journal, this.now, { files: this.files, checkpoints: this.checkpoints });
+    }
 
     /** Seeds files without journaling them (the projection of the chat's persist/ at run start). */
     async seed(files: Record<string, string>): Promise<void> {
@@ -101,17 +112,13 @@ export class Workspace {
     }
 
     private async store(path: string, content: string, version: number): Promise<void> {
-        try {
-            await this.storage.putFile({ v: RECORD_VERSION, runId: this.runId, path, content, version, updatedAt: this.now() });
-        } catch (error) {
-            throw storageFailure(error);
-        }
+        await this.fileStore.putFile({ v: RECORD_VERSION, runId: this.runId, path, content, version, updatedAt: this.now() });
     }
 
     private async checkpoint(path: string, previous: string | null, entry: FileEntry): Promise<void> {
-        const indexForPath = this.checkpointsPerPath.get(path) ?? 0;
-        this.checkpointsPerPath.set(path, indexForPath + 1);
-        const seq = this.checkpointSeq++;
+        const indexForPath = this.checkpoints.perPath.get(path) ?? 0;
+        this.checkpoints.perPath.set(path, indexForPath + 1);
+        const seq = this.checkpoints.seq++;
         const record = makeCheckpoint({ runId: this.runId, seq, path, previous, next: entry.content, indexForPath, at: this.now() });
         await this.journal.append('checkpoint', { seq, path, version: entry.version, full: record.full !== null }, { checkpoints: [record] });
     }

@@ -8,7 +8,16 @@ import { toolError } from '../../src/contract/errors';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import type { RunInput } from '../../src/contract/run-input';
 import { Budget } from '../../src/engine/budget';
-import { Dispatcher, toolResultText, type Dispatched } from '../../src/engine/dispatch';
+import { Dispatcher } from '../../src/engine/dispatch';
+import { toolResultText } from '../../src/contract/tool-result-text';
+import type { ToolOutcome } from '../../src/tools/tool';
+
+interface Dispatched {
+    canonical: string | null;
+    /** The validated arguments the tool got, when the call was ready to run. */
+    args?: unknown;
+    outcome: ToolOutcome;
+}
 import { Journal } from '../../src/engine/journal';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
 import { ALL_TOOLS } from '../../src/tools/registry';
@@ -79,8 +88,10 @@ function setup(tools: Partial<Profile['tools']>, registry?: readonly ToolDefinit
     const dispatcher = new Dispatcher(registry ?? fake.tools, profile, budget);
     const ctx = context();
     let n = 0;
-    const dispatch = (name: string, args: Record<string, unknown> | string = {}, wrapUp = false) =>
-        dispatcher.dispatch({ id: `c${(n += 1)}`, name, argumentsText: typeof args === 'string' ? args : JSON.stringify(args) }, ctx, wrapUp);
+    const dispatch = async (name: string, args: Record<string, unknown> | string = {}, wrapUp = false): Promise<Dispatched> => {
+        const prepared = dispatcher.prepare({ id: `c${(n += 1)}`, name, argumentsText: typeof args === 'string' ? args : JSON.stringify(args) }, wrapUp);
+        return { canonical: prepared.canonical, ...(prepared.ready ? { args: prepared.args } : {}), outcome: await dispatcher.execute(prepared, ctx) };
+    };
     return { dispatcher, budget, dispatch, executed: fake.executed, workspace: ctx.workspace };
 }
 
@@ -97,10 +108,10 @@ function contentOf(dispatched: Dispatched): string {
 describe('Dispatcher: names', () => {
     it('resolves both the canonical name and the alias', async () => {
         const { dispatcher, dispatch, executed } = setup({ allow: ['*'] });
-        assert.equal(dispatcher.resolveName('ns.beta'), 'ns.beta');
-        assert.equal(dispatcher.resolveName('ns_beta'), 'ns.beta');
-        assert.equal(dispatcher.resolveName('ns-beta'), null);
-        assert.equal(dispatcher.resolveName('nope'), null);
+        assert.equal(dispatcher.canonicalName('ns.beta'), 'ns.beta');
+        assert.equal(dispatcher.canonicalName('ns_beta'), 'ns.beta');
+        assert.equal(dispatcher.canonicalName('ns-beta'), null);
+        assert.equal(dispatcher.canonicalName('nope'), null);
 
         const byAlias = await dispatch('ns_beta');
         const byName = await dispatch('ns.beta');
@@ -114,8 +125,8 @@ describe('Dispatcher: names', () => {
     it('resolves the real workspace tools by alias and by canonical name', () => {
         const { dispatcher } = setup({}, ALL_TOOLS);
         for (const tool of ALL_TOOLS) {
-            assert.equal(dispatcher.resolveName(tool.alias), tool.name);
-            assert.equal(dispatcher.resolveName(tool.name), tool.name);
+            assert.equal(dispatcher.canonicalName(tool.alias), tool.name);
+            assert.equal(dispatcher.canonicalName(tool.name), tool.name);
         }
     });
 

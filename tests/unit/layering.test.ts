@@ -15,9 +15,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     // Worker side, lowest first.
     store: ['store', 'contract'],
     workspace: ['workspace', 'contract'],
-    tools: ['tools', 'workspace', 'contract'],
-    // Skill packages: parsing, hashing, payloads; pure functions the engine runs in the worker.
+    // Skill packages: parsing, archives, payloads, hashing; pure, used by the engine.
     skills: ['skills', 'contract'],
+    tools: ['tools', 'workspace', 'contract'],
     engine: ['engine', 'tools', 'workspace', 'store', 'skills', 'contract'],
     worker: ['engine', 'contract'],
     // Page side: host and ui never import each other; the host talks to the worker through contract types only.

@@ -36,6 +36,18 @@ test('a version-1 profile migrates to the current version and keeps its settings
     assert.ok(parseProfile(unversioned).ok);
 });
 
+test('a version-2 profile migrates: every root stays visible, its writable roots are kept', () => {
+    const parsed = parseProfile(fixture('v2-lore-scout.json'));
+    assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.errors));
+    assert.equal(parsed.migratedFrom, 2);
+    assert.deepEqual(parsed.profile.workspace, { writableRoots: ['scratch', 'summaries'], visibleRoots: ['output', 'scratch', 'plan', 'summaries', 'persist'] });
+});
+
+test('writable roots must be visible', () => {
+    const parsed = parseProfile({ ...WRITER_PROFILE, workspace: { visibleRoots: ['output'], writableRoots: ['output', 'persist'] } });
+    assert.ok(!parsed.ok && parsed.errors.some((e) => e.path === 'workspace.writableRoots' && /persist/.test(e.message)));
+});
+
 test('validation names each bad field', () => {
     const bad = { ...WRITER_PROFILE, displayName: '', tools: { ...WRITER_PROFILE.tools, maxRounds: 0, allow: ['workspace.*', 'Not A Tool'] } };
     const parsed = parseProfile(bad);

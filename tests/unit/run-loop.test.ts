@@ -35,7 +35,7 @@ function raw(content: string | null, calls: RawCall[] = []): unknown {
 
 const replyOf = (body: unknown): ModelReply => ({ ok: true, raw: body, durationMs: 3 });
 const tools = (...calls: RawCall[]): ModelReply => replyOf(raw(null, calls));
-const retryable = (status = 429): ModelReply => ({ ok: false, status, message: `HTTP ${status} from upstream`, retryable: true, aborted: false });
+const retryable = (status = 429): ModelReply => ({ ok: false, status, message: `HTTP ${status} from upstream`, aborted: false });
 
 /** One scripted model step: a reply, or a function of the request (to abort, inspect, …). */
 type Step = ModelReply | ((request: ModelRequest) => ModelReply | Promise<ModelReply>);
@@ -65,7 +65,7 @@ function harness(opts: HarnessOptions) {
             // The engine keeps appending to its message list: record what was sent, as comlink would copy it.
             requests.push(structuredClone({ round: request.round, messages: request.messages, tools: request.tools }));
             const step = script.shift();
-            if (step === undefined) return { ok: false, status: null, message: 'test script exhausted', retryable: false, aborted: false };
+            if (step === undefined) return { ok: false, status: null, message: 'test script exhausted', aborted: false };
             return typeof step === 'function' ? step(request) : step;
         },
         async commit(request) {
@@ -220,8 +220,8 @@ describe('runAgent: a complete run', () => {
         }
         assert.equal(ofType(journal, 'model-request').length, 2);
         assert.equal(ofType(journal, 'model-response').length, 2);
-        assert.deepEqual(ofType<{ callId: string }>(journal, 'tool-call-start').map((p) => p.callId), ['call-w', 'call-c', 'call-f']);
-        assert.deepEqual(ofType<{ callId: string }>(journal, 'tool-call-complete').map((p) => p.callId), ['call-w', 'call-c', 'call-f']);
+        assert.deepEqual(ofType<{ providerCallId: string }>(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c', 'call-f']);
+        assert.deepEqual(ofType<{ callId: string }>(journal, 'tool-call-complete').map((p) => p.callId), ['call-0001', 'call-0002', 'call-0003']);
         assert.deepEqual(ofType(journal, 'tool-call-fail'), []);
         const commit = ofType(journal, 'commit');
         assert.deepEqual(commit, [{ path: 'output/main.md', mode: 'replace', messageId: 5, chars: REPLY.length, reason: 'done' }]);
@@ -244,12 +244,12 @@ describe('runAgent: a complete run', () => {
         const files = await h.files('run-hidden');
         for (const path of [
             'input/prompt.json',
-            'tool-args/call-w.json',
-            'tool-args/call-c.json',
-            'tool-args/call-f.json',
-            'tool-results/call-w.json',
-            'tool-results/call-c.json',
-            'tool-results/call-f.json',
+            'tool-args/call-0001.json',
+            'tool-args/call-0002.json',
+            'tool-args/call-0003.json',
+            'tool-results/call-0001.json',
+            'tool-results/call-0002.json',
+            'tool-results/call-0003.json',
             'model-responses/round-001.json',
             'model-responses/round-002.json',
             'output/main.md',
@@ -257,8 +257,8 @@ describe('runAgent: a complete run', () => {
             assert.ok(files.has(path), `missing ${path}; stored: ${[...files.keys()].join(', ')}`);
         }
         assert.deepEqual(JSON.parse(files.get('input/prompt.json')!), input.prompt);
-        assert.deepEqual(JSON.parse(files.get('tool-args/call-w.json')!), { path: 'output/main.md', content: REPLY });
-        const result = JSON.parse(files.get('tool-results/call-w.json')!);
+        assert.deepEqual(JSON.parse(files.get('tool-args/call-0001.json')!), { path: 'output/main.md', content: REPLY });
+        const result = JSON.parse(files.get('tool-results/call-0001.json')!);
         assert.equal(result.ok, true);
         assert.deepEqual(JSON.parse(files.get('model-responses/round-001.json')!), (happyScript()[0] as { raw: unknown }).raw);
         assert.equal(files.get('output/main.md'), REPLY);
@@ -327,7 +327,7 @@ describe('runAgent: a complete run', () => {
         assert.match(toolMessage(second, 'call-bad').content!, /^ERROR workspace\.file_not_found: .*\nHint: ./s);
         assert.match(toolMessage(second, 'call-x').content!, /^ERROR tool\.not_allowed: /);
         const fails = ofType<{ callId: string; code: string }>(await h.journal('run-recover'), 'tool-call-fail');
-        assert.deepEqual(fails.map((f) => [f.callId, f.code]), [['call-bad', 'workspace.file_not_found'], ['call-x', 'tool.not_allowed']]);
+        assert.deepEqual(fails.map((f) => [f.callId, f.code]), [['call-0001', 'workspace.file_not_found'], ['call-0002', 'tool.not_allowed']]);
     });
 });
 
@@ -366,7 +366,7 @@ describe('runAgent: failures', () => {
         assert.equal(ofType(journal, 'commit').length, 0);
         assert.equal(ofType(journal, 'run-finish').length, 0);
         assert.equal(ofType(journal, 'persist-promote').length, 0);
-        assert.deepEqual(ofType<{ callId: string }>(journal, 'tool-call-start').map((p) => p.callId), ['call-w', 'call-c']);
+        assert.deepEqual(ofType<{ providerCallId: string }>(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c']);
         assert.equal(transitions(journal).at(-1), 'awaiting_commit→failed');
     });
 
@@ -400,7 +400,7 @@ describe('runAgent: failures', () => {
         assert.equal(ofType(journal, 'run-fail').length, 0);
         assert.equal(ofType(journal, 'commit').length, 0);
         assert.equal(ofType(journal, 'persist-promote').length, 0);
-        assert.deepEqual(ofType<{ callId: string }>(journal, 'tool-call-start').map((p) => p.callId), ['call-w']);
+        assert.deepEqual(ofType<{ providerCallId: string }>(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w']);
         assert.equal(transitions(journal).at(-1), 'running→cancelled');
         assert.equal((await h.storage.getRun('run-cancel'))?.state, 'cancelled');
         assert.equal(await h.storage.getPersistState('run-cancel'), undefined);
@@ -413,7 +413,7 @@ describe('runAgent: failures', () => {
             script: [
                 () => {
                     controller.abort();
-                    return { ok: false, status: null, message: 'aborted', retryable: false, aborted: true };
+                    return { ok: false, status: null, message: 'aborted', aborted: true };
                 },
             ],
         });
@@ -443,7 +443,7 @@ describe('runAgent: failures', () => {
     });
 
     it('does not retry a non-retryable failure', async () => {
-        const h = harness({ script: [{ ok: false, status: 401, message: 'bad key', retryable: false, aborted: false }, ...happyScript()] });
+        const h = harness({ script: [{ ok: false, status: 401, message: 'bad key', aborted: false }, ...happyScript()] });
         const outcome = await h.run(makeInput('run-no-retry'));
         assert.equal(outcome.error?.code, 'model.request_failed');
         assert.equal(h.requests.length, 1);
@@ -553,7 +553,7 @@ describe('runAgent: budgets', () => {
         assert.deepEqual(ofType(journal, 'budget-wrap-up'), [{ reason: 'maxRounds', rounds: 2, calls: 2 }]);
         assert.deepEqual(ofType<{ wrapUp: boolean }>(journal, 'model-request').map((p) => p.wrapUp), [false, false, true]);
         const late = ofType<{ callId: string; code: string }>(journal, 'tool-call-fail');
-        assert.deepEqual(late.map((f) => [f.callId, f.code]), [['call-late', 'tool.budget_exhausted']]);
+        assert.deepEqual(late.map((f) => [f.callId, f.code]), [['call-0003', 'tool.budget_exhausted']]);
         assert.equal((await h.files('run-rounds')).has('scratch/late.md'), false);
         // The wrap-up notice is journaled before the wrap-up request.
         const types = typesOf(journal);
@@ -598,7 +598,7 @@ describe('runAgent: budgets', () => {
         assert.match(third, /^ERROR tool\.budget_exhausted: /);
         assert.doesNotMatch(toolMessage(h.requests[2]!.messages, 'call-l2').content!, /^ERROR/);
         const journal = await h.journal('run-per-tool');
-        assert.deepEqual(ofType<{ callId: string; code: string }>(journal, 'tool-call-fail').map((f) => [f.callId, f.code]), [['call-l3', 'tool.budget_exhausted']]);
+        assert.deepEqual(ofType<{ callId: string; code: string }>(journal, 'tool-call-fail').map((f) => [f.callId, f.code]), [['call-0003', 'tool.budget_exhausted']]);
         // A per-tool limit is not a run budget: no wrap-up.
         assert.equal(ofType(journal, 'budget-wrap-up').length, 0);
     });
@@ -726,9 +726,9 @@ describe('runAgent: persist/ and finish', () => {
         assert.equal(h.requests.length, 2);
         const files = await h.files('run-after-finish');
         assert.equal(files.has('scratch/after.md'), false);
-        assert.equal(files.has('tool-results/call-after.json'), false);
+        assert.equal(files.has('tool-results/call-0004.json'), false);
         const journal = await h.journal('run-after-finish');
-        assert.deepEqual(ofType<{ callId: string }>(journal, 'tool-call-start').map((p) => p.callId), ['call-w', 'call-c', 'call-f']);
+        assert.deepEqual(ofType<{ providerCallId: string }>(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c', 'call-f']);
         assert.equal(ofType(journal, 'commit').length, 1);
     });
 

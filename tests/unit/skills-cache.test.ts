@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import type { SkillBundle } from '../../src/contract/skills';
 import { createSkillApi, skillFileReader } from '../../src/engine/skills-api';
 import { parseSkillSources } from '../../src/skills/parse-sources';
-import { openTavernAgentDb } from '../../src/store/db';
+import { openDB } from 'idb';
+import { databaseNameFor, openTavernAgentDb } from '../../src/store/db';
 import { createIdbSkillCache, createMemorySkillCache, type SkillCache } from '../../src/store/skill-cache';
 import { DICE_RULES, LORE_KEEPER, source, zipOf } from '../fixtures/skills';
 
@@ -34,6 +35,24 @@ for (const [kind, make] of [['memory', async () => createMemorySkillCache()], ['
         });
     });
 }
+
+describe('the database upgrade', () => {
+    it('adds the skill bundle store to a version 1 database and keeps its runs', async () => {
+        const handle = `upgrade-${crypto.randomUUID()}`;
+        const old = await openDB(databaseNameFor(handle), 1, {
+            upgrade(db) {
+                db.createObjectStore('runs', { keyPath: 'runId' }).createIndex('byChat', 'chatKey');
+            },
+        });
+        await old.put('runs', { runId: 'run-from-v1', chatKey: 'chat' });
+        old.close();
+        const db = await openTavernAgentDb(handle);
+        assert.equal(db.version, 2);
+        assert.ok(db.objectStoreNames.contains('skillBundles'));
+        assert.deepEqual(await db.get('runs', 'run-from-v1'), { runId: 'run-from-v1', chatKey: 'chat' });
+        db.close();
+    });
+});
 
 describe('the engine skill API', () => {
     it('caches checked bundles, reads files, exports and encodes; refuses a bundle whose hash lies', async () => {

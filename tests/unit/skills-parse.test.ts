@@ -9,6 +9,16 @@ import { parseFrontMatter } from '../../src/skills/front-matter';
 import { parseSkillSources } from '../../src/skills/parse-sources';
 import { DICE_RULES, LORE_KEEPER, skillMd, source, zipOf } from '../fixtures/skills';
 
+/** Rewrites an entry's uncompressed size in the central directory, as a forged archive would. */
+function setDeclaredSize(zip: Uint8Array, name: string, size: number): void {
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    for (let at = 0; at + 46 <= zip.length; at += 1) {
+        if (view.getUint32(at, true) !== 0x02014b50) continue;
+        const length = view.getUint16(at + 28, true);
+        if (new TextDecoder().decode(zip.subarray(at + 46, at + 46 + length)) === name) view.setUint32(at + 24, size, true);
+    }
+}
+
 function only(parsed: ParsedSkill[]): ParsedSkill {
     assert.equal(parsed.length, 1, JSON.stringify(parsed.map((p) => p.error ?? p.name)));
     return parsed[0]!;
@@ -141,6 +151,18 @@ describe('hostile archives are refused whole, naming the entry', () => {
         const bomb = zipSync({ 'SKILL.md': new TextEncoder().encode(base['SKILL.md']), 'references/zeros.md': [new Uint8Array(8 * 1024 * 1024), { level: 9 }] });
         const error = refusal(await parseSkillSources([source('bomb.zip', bomb)]));
         assert.match(error, /entry "references\/zeros\.md" is compressed \d+× \(at most 100×/);
+    });
+
+    it('refuses entries whose declared size lies, without inflating them fully', async () => {
+        const bomb = new Uint8Array(64 * 1024 * 1024);
+        for (const [declared, reason] of [
+            [100, /entry "references\/a\.md" holds more compressed data than its declared size allows/],
+            [70_000, /entry "references\/a\.md" (does not match its declared size|inflates to far more than the archive declares)/],
+        ] as const) {
+            const zip = zipSync({ 'SKILL.md': new TextEncoder().encode(base['SKILL.md']), 'references/a.md': [bomb, { level: 9 }] });
+            setDeclaredSize(zip, 'references/a.md', declared);
+            assert.match(refusal(await parseSkillSources([source('liar.zip', zip)])), reason);
+        }
     });
 
     it('refuses a skill of more than 1,000 files', async () => {

@@ -13,7 +13,7 @@ export function currentSkillContext(profileId: string): SkillRunContext {
  * The skills a run of this profile may read, frozen at its start; every one's bundle is in the worker's
  * cache by then. A skill whose bundle cannot be fetched from the server is left out, and the user told.
  */
-export async function runSkills(profile: Profile): Promise<ResolvedSkills> {
+export async function runSkills(profile: Pick<Profile, 'id' | 'skills'>): Promise<ResolvedSkills> {
     const { resolved, unavailable } = await hostSkills.resolveForRun(currentSkillContext(profile.id), profile.skills);
     if (unavailable.length) {
         globalThis.toastr?.warning(`${t`These skills could not be fetched from the SillyTavern server and are left out of this run:`} ${unavailable.join(', ')}`);

@@ -56,7 +56,10 @@ export const skillSearchTool = defineTool({
         let searched = 0;
         for (const entry of files) {
             const read = await readSkillText(context, skill, entry.path);
-            if (isToolError(read)) continue; // binary files are not searched
+            if (isToolError(read)) {
+                if (read.code === 'skill.binary_file') continue; // binary files are not searched
+                return failure(read);
+            }
             searched += 1;
             const prepared = prepareText(read.file);
             for (const hit of searchLines(prepared, query)) top.offer({ path: entry.path, prepared, ...hit });

@@ -85,7 +85,7 @@ export const listFilesTool = defineTool({
         }
         const header =
             path === ''
-                ? `Workspace root, depth ${input.depth}: ${plural(roots.length, 'root')}, ${plural(fileCount, 'file')}.`
+                ? `Workspace root, depth ${input.depth}: ${plural(roots.length, 'root')}, ${plural(fileCount, 'file')}. You see ${roots.map((r) => `${r}/`).join(', ')}; you may write ${workspace.policy.writable.map((r) => `${r}/`).join(', ')}.`
                 : `${path}/, depth ${input.depth}: ${plural(fileCount, 'file')}.`;
         if (path !== '' && fileCount === 0) lines.push('(empty folder)');
         return success([header, ...lines].join('\n'), { path, depth: input.depth, entries: sorted.length, files: fileCount });

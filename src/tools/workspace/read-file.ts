@@ -7,7 +7,7 @@ import { aliasOf, defineTool, failure, success } from '../tool';
 
 /** Hard limit of one read (SPEC §3), also the default when no max_chars is given. */
 export const MAX_READ_CHARS = 80_000;
-// The line helpers moved to ../text-range (skill.read shares them); re-exported for the workspace tools.
+// The line helpers live in ../text-range (skill.read shares them); re-exported for the workspace tools.
 export { LINE_NUMBER_SEPARATOR, lineAt, lineEnd, lineStarts, lineText, numberedLine } from '../text-range';
 
 /** file_not_found with a hint naming files of the same name, the usual slip being the folder. */
@@ -27,13 +27,14 @@ export function fileNotFound(workspace: Workspace, path: string): ToolError {
     );
 }
 
+// Bounds are checked in execute, not in the schema: every range problem gets workspace.invalid_range and a
+// read over the limit gets workspace.read_too_large, each with a hint that says what would fit.
 const args = z.object({
     path: z.string().describe('File to read, relative to the workspace, e.g. "output/main.md".'),
     ...RANGE_ARGS,
     max_chars: z
         .number()
         .int()
-        .max(MAX_READ_CHARS)
         .optional()
         .describe(`Most characters of file text to return (1–${MAX_READ_CHARS}, default ${MAX_READ_CHARS}).`),
 });
@@ -80,10 +81,20 @@ export const readFileTool = defineTool({
         const starts = lineStarts(content);
         const lines = starts.length;
         const size = `"${path}" has ${lines} line${lines === 1 ? '' : 's'} (${content.length} chars)`;
+        if (input.max_chars !== undefined && input.max_chars > MAX_READ_CHARS) {
+            return failure(
+                toolError(
+                    'workspace.read_too_large',
+                    `max_chars ${input.max_chars} is over the limit of ${MAX_READ_CHARS} characters a read; ${size}.`,
+                    `Use a max_chars up to ${MAX_READ_CHARS} and read the rest with start_char or start_line.`,
+                ),
+            );
+        }
         if (input.max_chars !== undefined && input.max_chars < 1) {
             return invalidRange(`max_chars must be at least 1 (got ${input.max_chars}); ${size}.`, `Use a max_chars from 1 to ${MAX_READ_CHARS}.`);
         }
         const budget = input.max_chars ?? MAX_READ_CHARS;
+
         const chosen = chooseRange(content, starts, input, budget, size);
         if (!chosen.ok) return invalidRange(chosen.message, chosen.hint);
         const slice = chosen.slice;

@@ -152,6 +152,14 @@ export function ProfileForm({ draft, errors, tools, connections, saving, onDraft
             <NumberField path="context.historyMessages" label={t`Chat history messages`} hint={t`-1 = all, 0 = none.`} value={profile.context.historyMessages} errors={at('context.historyMessages')} onValue={(v) => edit((p) => void (p.context.historyMessages = v))} />
             <CheckboxField path="context.includeWorldInfo" label={t`Include activated world info`} checked={profile.context.includeWorldInfo} errors={at('context.includeWorldInfo')} onValue={(v) => edit((p) => void (p.context.includeWorldInfo = v))} />
             <Checklist
+                path="workspace.visibleRoots"
+                label={t`Visible workspace folders`}
+                options={VISIBLE_ROOTS.map((root) => ({ value: root, label: `${root}/` }))}
+                selected={profile.workspace.visibleRoots}
+                errors={at('workspace.visibleRoots')}
+                onValue={(values) => edit((p) => void (p.workspace.visibleRoots = values as Profile['workspace']['visibleRoots']))}
+            />
+            <Checklist
                 path="workspace.writableRoots"
                 label={t`Writable workspace folders`}
                 options={VISIBLE_ROOTS.map((root) => ({ value: root, label: `${root}/` }))}

@@ -1,0 +1,95 @@
+import { RunFailure } from '../contract/errors';
+import type { ModelReply, ModelRequest, ModelTurn } from '../contract/model';
+import type { HostBridge } from '../contract/wire';
+import type { AgentInvocation } from './invocation';
+import { decodeModelResponse } from './model/decode';
+import { requestWithRetry } from './model-retry';
+
+const pad = (n: number) => String(n).padStart(3, '0');
+
+/**
+ * One request that a cancel can end at once: the signal may belong to a sub-agent whose parent goes on, so
+ * the host is asked to abort just this request, and the engine stops waiting for it either way.
+ */
+function sendAbortable(host: HostBridge, request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
+    const aborted: ModelReply = { ok: false, status: null, message: 'Cancelled.', aborted: true };
+    if (signal.aborted) return Promise.resolve(aborted);
+    return new Promise((resolve) => {
+        const onAbort = () => {
+            host.abortModelRequest?.(request.requestId);
+            resolve(aborted);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        host.requestModel(request).then(
+            (reply) => {
+                signal.removeEventListener('abort', onAbort);
+                resolve(reply);
+            },
+            (error: unknown) => {
+                signal.removeEventListener('abort', onAbort);
+                resolve({ ok: false, status: null, message: error instanceof Error ? error.message : String(error), aborted: signal.aborted });
+            },
+        );
+    });
+}
+
+/**
+ * One model turn: journal the request, send it through the host (with retries), keep the raw response
+ * for the timeline, decode it into the one internal turn shape. Counts the round against the budget.
+ */
+export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
+    const { session, dispatcher, conversation, state, journal, signal } = agent;
+    const { input } = session;
+    const round = agent.budget.rounds + 1;
+    const wrapping = state.wrapUp !== null;
+    const tools = dispatcher.wireTools(wrapping);
+    await journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping });
+    const requestId = `${agent.taskId ?? 'root'}:${round}`;
+    const reply = await requestWithRetry(
+        (request) => sendAbortable(session.deps.host, request, signal),
+        {
+            runId: input.runId,
+            requestId,
+            round,
+            messages: conversation,
+            tools,
+            ...(agent.taskId ? { model: agent.profile.model, agentName: agent.profile.displayName } : {}),
+        },
+        input.retry,
+        signal,
+        (attempt, delayMs, failed) => journal.append('model-retry', { round, attempt, delayMs, status: failed.status, message: failed.message }).then(() => undefined),
+        session.deps.random,
+    );
+    agent.budget.rounds = round;
+    if (wrapping) state.wrapUpTurnTaken = true;
+    if (!reply.ok) {
+        if (reply.aborted || signal.aborted) throw new RunFailure('run.cancelled', agent.taskId ? 'The task was cancelled.' : 'The run was stopped.');
+        throw new RunFailure('model.request_failed', `The model request failed: ${reply.message}`, `HTTP ${reply.status ?? '-'}`);
+    }
+    const stored = `model-responses/round-${pad(round)}.json`;
+    const responseFile = agent.workspace.record(stored, JSON.stringify(reply.raw), 0);
+    const decoded = decodeModelResponse(reply.raw, { round, source: reply.source ?? input.source });
+    if (!decoded.ok) {
+        // Keep what the model sent, for the timeline, before the run fails on it.
+        await agent.workspace.writeHidden(stored, responseFile.content);
+        throw new RunFailure('model.malformed_response', "The model's response could not be read.", decoded.message);
+    }
+    const turn = decoded.turn;
+    state.tokensIn += turn.usage?.input ?? 0;
+    state.tokensOut += turn.usage?.output ?? 0;
+    await journal.append(
+        'model-response',
+        {
+            round,
+            durationMs: reply.durationMs,
+            usage: turn.usage,
+            text: turn.text,
+            reasoning: turn.reasoning,
+            toolCalls: turn.toolCalls.map((c) => ({ id: c.id, name: c.name })),
+            finishReason: turn.finishReason,
+            stored,
+        },
+        { files: [responseFile] },
+    );
+    return turn;
+}

@@ -1,0 +1,40 @@
+import type { ToolCall } from '../contract/model';
+import { modelFacingText, type PreparedCall } from './dispatch';
+import type { AgentInvocation } from './invocation';
+
+/**
+ * One tool call's whole lifecycle (SPEC §1): prepare (policy, budget, arguments) → journal the start with
+ * its arguments → execute → journal the result (complete or fail) with the full outcome → the text the
+ * model reads. Records are keyed by a run-unique id: providers may send `call_0` every round.
+ */
+export async function executeToolCall(agent: AgentInvocation, call: ToolCall, preset?: PreparedCall): Promise<string> {
+    const { session, workspace, dispatcher, journal } = agent;
+    const callId = session.nextCallId();
+    const argsPath = `tool-args/${callId}.json`;
+    const resultPath = `tool-results/${callId}.json`;
+    const started = session.now();
+    const prepared = preset ?? dispatcher.prepare(call, agent.state.wrapUp !== null);
+    await journal.append(
+        'tool-call-start',
+        { callId, providerCallId: call.id, name: call.name, canonical: prepared.canonical, argsPath },
+        { files: [workspace.record(argsPath, call.argumentsText, 0)] },
+    );
+    const outcome = await dispatcher.execute(prepared, {
+        input: session.input,
+        workspace,
+        run: agent.controls,
+        skills: agent.skills,
+        agents: agent.agentsFor(callId),
+        signal: agent.signal,
+    });
+    const durationMs = session.now() - started;
+    const content = modelFacingText(outcome, resultPath);
+    const resultFile = { files: [workspace.record(resultPath, JSON.stringify(outcome), 0)] };
+    if (outcome.ok) {
+        await journal.append('tool-call-complete', { callId, name: call.name, durationMs, summary: content.slice(0, 200), resultPath }, resultFile);
+    } else {
+        const { code, message, hint } = outcome.error;
+        await journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile);
+    }
+    return content;
+}

@@ -1,0 +1,54 @@
+import { toolError } from '../contract/errors';
+import type { ModelTurn, ToolCall, WireMessage } from '../contract/model';
+import { failure, type ToolOutcome } from '../tools/tool';
+import type { PreparedCall } from './dispatch';
+import { checkCancelled, type AgentInvocation } from './invocation';
+import { executeToolCall } from './execute-tool-call';
+
+/** Finish reasons that mean the provider cut the response at its length limit. */
+const TRUNCATED = new Set(['length', 'max_tokens', 'MAX_TOKENS']);
+
+/**
+ * Answers every tool call of one model turn, in order. A response cut off by its length limit runs none of
+ * them (their arguments may be cut too): each gets a recoverable error saying so. Calls after an accepted
+ * finish in the same turn never run, yet the provider still needs an answer to each.
+ */
+export async function executeToolCalls(agent: AgentInvocation, turn: ModelTurn): Promise<void> {
+    agent.conversation.push(assistantMessage(turn));
+    const truncated = turn.finishReason !== null && TRUNCATED.has(turn.finishReason);
+    for (const call of turn.toolCalls) {
+        if (agent.state.finished) {
+            agent.conversation.push({ role: 'tool', tool_call_id: call.id, content: 'Not run: the run has already finished.' });
+            continue;
+        }
+        checkCancelled(agent);
+        const content = await executeToolCall(agent, call, truncated ? truncatedRefusal(agent, call) : undefined);
+        agent.conversation.push({ role: 'tool', tool_call_id: call.id, content });
+    }
+}
+
+function truncatedRefusal(agent: AgentInvocation, call: ToolCall): PreparedCall {
+    const outcome: ToolOutcome = failure(
+        toolError(
+            'model.response_truncated',
+            `Not run: your response was cut off at its length limit, so the arguments of ${call.name} may be incomplete.`,
+            'Call the tool again with shorter arguments (write long text in several appends).',
+        ),
+    );
+    return { ready: false, canonical: agent.dispatcher.canonicalName(call.name), outcome };
+}
+
+/** The assistant message that carries the turn's tool calls back to the provider, signatures included. */
+function assistantMessage(turn: ModelTurn): WireMessage {
+    return {
+        role: 'assistant',
+        content: turn.text || null,
+        tool_calls: turn.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.argumentsText },
+            ...(call.signature ? { signature: call.signature } : {}),
+        })),
+        ...(turn.native.signature ? { signature: turn.native.signature } : {}),
+    };
+}

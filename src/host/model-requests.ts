@@ -1,0 +1,45 @@
+import type { ModelReply, ModelRequest } from '../contract/model';
+import type { Profile } from '../contract/profile';
+import { routeModel, type ModelRoute } from './model-route';
+import { SnapshotError } from './snapshot';
+import { importOpenAiModule } from './st-internals';
+
+/**
+ * The model side of one run's host bridge: each request goes to the model of the agent that makes it (a
+ * sub-agent may use another connection than the root agent), and each can be aborted on its own while
+ * the run's Stop aborts them all.
+ */
+export function createModelRequests(rootRoute: ModelRoute, runSignal: AbortSignal) {
+    const inFlight = new Map<string, AbortController>();
+    return {
+        async requestModel(request: ModelRequest): Promise<ModelReply> {
+            let route = rootRoute;
+            if (request.model) {
+                try {
+                    route = routeModel({ model: request.model as Profile['model'], displayName: request.agentName ?? 'sub-agent' });
+                } catch (error) {
+                    const message = error instanceof SnapshotError ? error.message : String(error);
+                    return { ok: false, status: null, message, aborted: false };
+                }
+            }
+            const controller = new AbortController();
+            const onRunAbort = () => controller.abort(runSignal.reason);
+            if (runSignal.aborted) onRunAbort();
+            else runSignal.addEventListener('abort', onRunAbort, { once: true });
+            inFlight.set(request.requestId, controller);
+            try {
+                const reply = await route.send(request, controller.signal);
+                if (!reply.ok || route === rootRoute) return reply;
+                // A sub-agent's response decodes by its own connection's source, not the run's.
+                const source = route.source ?? String((await importOpenAiModule()).oai_settings.chat_completion_source);
+                return { ...reply, source };
+            } finally {
+                inFlight.delete(request.requestId);
+                runSignal.removeEventListener('abort', onRunAbort);
+            }
+        },
+        abortModelRequest(requestId: string): void {
+            inFlight.get(requestId)?.abort('Cancelled by the engine.');
+        },
+    };
+}
