@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../../contract/model';
+import type { SkillScope } from '../../contract/skills';
 
 /**
  * The rows the timeline draws: projections of journal events. A row object is never changed after it is
@@ -105,6 +106,8 @@ export interface RunSummary {
     /** Files under output/ the run wrote (a draft to commit after a failure). */
     outputPaths: string[];
     events: number;
+    /** The skill set frozen at the run's start (`skills-resolve`); null for a run that journaled none. */
+    skills: Array<{ name: string; scope: SkillScope; hash: string }> | null;
 }
 
 export const END_STATES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled', 'interrupted']);

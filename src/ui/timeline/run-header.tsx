@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
+import { scopeLabel } from '../skills/skill-scope';
 import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
 import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, retryRun } from './run-actions';
@@ -22,6 +23,28 @@ function useNow(ticking: boolean): number {
         return () => clearInterval(timer);
     }, [ticking]);
     return now;
+}
+
+/** The skill set the run froze at its start: name and scope, the hash on hover (it names the exact content). */
+function RunSkills({ skills }: { skills: NonNullable<RunSummary['skills']> }) {
+    return (
+        <details class="tavern-agent__run-skills" data-testid="run-skills">
+            <summary>
+                {t`Skills`} ({skills.length})
+            </summary>
+            {skills.length ? (
+                <ul>
+                    {skills.map((skill) => (
+                        <li data-skill={skill.name} title={skill.hash}>
+                            <code class="tavern-agent__code">{skill.name}</code> <span class="tavern-agent__muted">{scopeLabel(skill.scope, null)}</span>
+                        </li>
+                    ))}
+                </ul>
+            ) : (
+                <p class="tavern-agent__muted">{t`No skill was visible to this run.`}</p>
+            )}
+        </details>
+    );
 }
 
 function Stat({ icon, label, value }: { icon: string; label: string; value: string }) {
@@ -66,6 +89,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                 <Stat icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
                 {summary.startedAt ? <span class="tavern-agent__muted">{formatTime(summary.startedAt)}</span> : null}
             </div>
+            {summary.skills ? <RunSkills skills={summary.skills} /> : null}
             {summary.error ? (
                 <p class="tavern-agent__error" role="alert">
                     {summary.error.message} <code class="tavern-agent__code">{summary.error.code}</code>
