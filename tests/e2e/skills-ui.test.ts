@@ -153,3 +153,41 @@ test('import a zip with a preview, browse and view it, replace a changed version
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });
+
+test('install into this character, see who sees it, move it to Global, export the selection as a zip', async (t) => {
+    const { page, pageErrors, ready } = await openManager();
+    if (!ready) {
+        awaitingHost(t);
+        await page.context().close();
+        return;
+    }
+    await page.selectOption('#tavern_agent_skill_target', 'character:default_Seraphina.png');
+    await importZip(page, PLACES_V1);
+    assert.equal(await preview(page).getAttribute('data-conflict'), 'new');
+    await page.click('[data-testid="skill-install"]');
+    await page.locator('[data-testid="skill-result"][data-skill="lore-keeper"][data-action="installed"]').waitFor();
+
+    const group = page.locator('[data-testid="skill-group"][data-scope="character:default_Seraphina.png"]');
+    assert.match(await group.locator('h5').innerText(), /Character Seraphina/);
+    const item = group.locator('[data-testid="skill-item"][data-skill="lore-keeper"]');
+    await item.locator('[data-testid="skill-toggle"]').click();
+    await item.locator('[data-testid="skill-seen-by"] code', { hasText: 'writer' }).waitFor();
+    assert.equal(await item.locator('[data-testid="skill-export-owner"]').innerText(), 'Export to card', 'the open character can carry it');
+
+    await item.locator('[data-testid="skill-move-target"]').selectOption('global');
+    await item.locator('[data-testid="skill-move"]').click();
+    await installed(page).waitFor();
+    assert.equal(await group.count(), 0, 'nothing is left in the character scope');
+    assert.deepEqual(await listedGlobal(page), ['lore-keeper']);
+
+    await installed(page).locator('[data-testid="skill-select"]').check();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="skill-export-selected"]')]);
+    assert.equal(download.suggestedFilename(), 'lore-keeper.zip');
+
+    await installed(page).locator('[data-testid="skill-toggle"]').click();
+    await installed(page).locator('[data-testid="skill-delete"]').click();
+    await page.locator('dialog[open] .popup-button-ok').click();
+    await installed(page).waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+    await page.context().close();
+});
