@@ -215,3 +215,27 @@ test('"Not now" is remembered for the same payload, on any browser; a changed pa
     assert.deepEqual(kept, { version: 1, items: [] });
     await other.context().close();
 });
+
+test('the selected chat-completion preset\'s skills are offered and install into that preset\'s scope', async () => {
+    const { page } = await session.open();
+    await waitForExtension(page);
+    const preset = await page.evaluate(async (payload) => {
+        const context = SillyTavern!.getContext() as unknown as {
+            chatCompletionSettings: { preset_settings_openai: string };
+            getPresetManager(api: string): { writePresetExtensionField(options: { name: string; path: string; value: unknown }): Promise<void> };
+        };
+        const name = context.chatCompletionSettings.preset_settings_openai;
+        await context.getPresetManager('openai').writePresetExtensionField({ name, path: 'tauritavern.skills', value: payload });
+        return name;
+    }, { version: 1, items: [{ bundleFormat: 'inline-files-v1', files: [{ path: 'SKILL.md', encoding: 'utf-8', content: skillMd('preset-voice', 'The narrator voice this preset asks for.', 'Wry, brief, warm.') }] }] });
+    await openCharacter(page, 'default_Seraphina.png');
+    assert.equal(await offered(page), true);
+    assert.match(await page.locator(OFFER).innerText(), /preset-voice/);
+    await page.locator(`${OFFER} .popup-button-ok`).click();
+    await page.waitForFunction((name) => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string; scope: unknown }> } | undefined>;
+        return (settings.tavern_agent_skills?.index ?? []).some((line) => line.name === 'preset-voice' && JSON.stringify(line.scope) === JSON.stringify({ preset: name }));
+    }, preset);
+    assert.match(await visibleSkills(page), /preset-voice — The narrator voice/);
+    await page.context().close();
+});

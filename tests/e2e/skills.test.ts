@@ -161,8 +161,8 @@ test('deny beats visible, the per-run read budget runs out, and line and char ra
         calls(
             call('skill_read', { name: 'lore-keeper' }),
             call('skill_read', { name: 'style-guide', start_line: 1, start_char: 5 }),
-            call('skill_read', { name: 'style-guide' }),
-            call('skill_read', { name: 'style-guide' }),
+            call('skill_read', { name: 'style-guide', start_char: 0, max_chars: 600 }),
+            call('skill_read', { name: 'style-guide', start_char: 600 }),
         ),
         ...finish,
     );
