@@ -36,6 +36,8 @@ function skillZip(places: string): Buffer {
             'lore-keeper/SKILL.md': strToU8('---\nname: lore-keeper\ndescription: Keeps the world consistent. Read it before describing a known place.\n---\n# Lore keeper\n\nRead references/places.md first.\n'),
             'lore-keeper/references/places.md': strToU8(places),
             'lore-keeper/scripts/index.sh': strToU8('#!/bin/sh\necho "never run"\n'),
+            // Not UTF-8: a binary file, shown by its size only.
+            'lore-keeper/assets/dot.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x81]),
         }),
     );
 }
@@ -121,8 +123,10 @@ test('import a zip with a preview, browse and view it, replace a changed version
     await installed(page).locator('[data-testid="skill-toggle"]').click();
     const tree = installed(page).locator('[data-testid="skill-tree"]');
     const paths = await tree.locator('[data-testid="skill-file"]').evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-path')));
-    assert.deepEqual([...paths].sort(), ['SKILL.md', 'references/places.md', 'scripts/index.sh']);
+    assert.deepEqual([...paths].sort(), ['SKILL.md', 'assets/dot.png', 'references/places.md', 'scripts/index.sh']);
     assert.equal(await tree.locator('[data-testid="skill-script-badge"]').count(), 1, 'the script is marked stored only');
+    await tree.locator('[data-testid="skill-file"][data-path="assets/dot.png"]').click();
+    assert.match(await installed(page).locator('[data-testid="skill-file-binary"]').innerText(), /binary, 12 bytes/);
     assert.equal(await openFile(page, 'references/places.md'), PLACES_V1);
     assert.equal(await page.locator('aside.tavern-agent b').count(), 0, 'no element is made from the file');
     assert.deepEqual(await listedGlobal(page), ['lore-keeper']);
@@ -150,6 +154,44 @@ test('import a zip with a preview, browse and view it, replace a changed version
     await page.locator('dialog[open] .popup-button-ok').click();
     await installed(page).waitFor({ state: 'detached' });
     assert.deepEqual(await listedGlobal(page), []);
+    assert.deepEqual(pageErrors, []);
+    await page.context().close();
+});
+
+test('install into this character, see who sees it, move it to Global, export the selection as a zip', async (t) => {
+    const { page, pageErrors, ready } = await openManager();
+    if (!ready) {
+        awaitingHost(t);
+        await page.context().close();
+        return;
+    }
+    await page.selectOption('#tavern_agent_skill_target', 'character:default_Seraphina.png');
+    await importZip(page, PLACES_V1);
+    assert.equal(await preview(page).getAttribute('data-conflict'), 'new');
+    await page.click('[data-testid="skill-install"]');
+    await page.locator('[data-testid="skill-result"][data-skill="lore-keeper"][data-action="installed"]').waitFor();
+
+    const group = page.locator('[data-testid="skill-group"][data-scope="character:default_Seraphina.png"]');
+    assert.match(await group.locator('h5').innerText(), /Character Seraphina/);
+    const item = group.locator('[data-testid="skill-item"][data-skill="lore-keeper"]');
+    await item.locator('[data-testid="skill-toggle"]').click();
+    await item.locator('[data-testid="skill-seen-by"] code', { hasText: 'writer' }).waitFor();
+    assert.equal(await item.locator('[data-testid="skill-export-owner"]').innerText(), 'Export to card', 'the open character can carry it');
+
+    await item.locator('[data-testid="skill-move-target"]').selectOption('global');
+    await item.locator('[data-testid="skill-move"]').click();
+    await installed(page).waitFor();
+    assert.equal(await group.count(), 0, 'nothing is left in the character scope');
+    assert.deepEqual(await listedGlobal(page), ['lore-keeper']);
+
+    await installed(page).locator('[data-testid="skill-select"]').check();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="skill-export-selected"]')]);
+    assert.equal(download.suggestedFilename(), 'lore-keeper.zip');
+
+    await installed(page).locator('[data-testid="skill-toggle"]').click();
+    await installed(page).locator('[data-testid="skill-delete"]').click();
+    await page.locator('dialog[open] .popup-button-ok').click();
+    await installed(page).waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });

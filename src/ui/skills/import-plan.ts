@@ -3,9 +3,8 @@ import type { SkillFilesInput, SkillsService } from '../../contract/skills-servi
 
 /**
  * An import as the manager runs it: the picked input split into units (each picked file on its own, a
- * picked folder whole), each previewed, then installed with the user's per-skill choices. `import` takes
- * one conflict strategy per call, so a unit is imported with `skip` or `replace`, and a unit that mixes
- * both is replaced whole after saving the skills to keep, which are then put back as they were.
+ * picked folder whole), each previewed, then installed with the user's choice per changed skill (`import`
+ * takes them as a record by skill name; a name left out is not replaced).
  */
 
 export type ConflictChoice = 'skip' | 'replace';
@@ -68,17 +67,9 @@ export async function runImport(
 ): Promise<SkillImportResult[]> {
     const results: SkillImportResult[] = [];
     for (const [index, unit] of units.entries()) {
-        const changed = (unit.previews ?? []).filter(needsChoice);
-        const keep = changed.filter((preview) => choices[choiceKey(index, preview.name)] !== 'replace').map((preview) => preview.name);
-        const replace = changed.length > keep.length;
-        if (!replace || keep.length === 0) {
-            results.push(...(await service.import(unit.input, { scope, conflict: replace ? 'replace' : 'skip' })));
-            continue;
-        }
-        const saved = await service.export(keep, { scope });
-        const installed = await service.import(unit.input, { scope, conflict: 'replace' });
-        await service.import(saved, { scope, conflict: 'replace' });
-        results.push(...installed.map((result): SkillImportResult => (keep.includes(result.name) ? { name: result.name, action: 'skipped' } : result)));
+        const conflict: Record<string, ConflictChoice> = {};
+        for (const preview of (unit.previews ?? []).filter(needsChoice)) conflict[preview.name] = choices[choiceKey(index, preview.name)] ?? 'skip';
+        results.push(...(await service.import(unit.input, { scope, conflict })));
     }
     return results;
 }
