@@ -9,6 +9,9 @@ import { confirmAction, toasts } from './host/popup';
 import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
+import { hostSkills } from './host/skills/host-skills';
+import { watchSkillOffers } from './host/skills/offer-watch';
+import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
 import { getEngine } from './host/worker-client';
 import { t } from './i18n/t';
@@ -33,7 +36,7 @@ const liveFeed = createLiveFeed(() => refreshChatStatus());
 
 // The interceptor must exist as soon as the module runs: SillyTavern looks it up by name on every Generate.
 (globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(createRunTakeover(liveFeed));
-globalThis.TavernAgent = createPublicApi();
+globalThis.TavernAgent = createPublicApi(hostSkills);
 
 /** The host's state of the open chat (and of the run going on) is the truth; the panel's signal mirrors it. */
 function refreshChatStatus(): void {
@@ -70,6 +73,8 @@ const panelServices: PanelServices = {
     profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles },
     confirm: confirmAction,
     toast: toasts,
+    skills: hostSkills,
+    skillOwners,
 };
 
 let started = false;
@@ -82,6 +87,7 @@ function start(): void {
     onAgentModeChange(refreshChatStatus);
     onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
+    watchSkillOffers(hostSkills);
     mountPanel(
         {
             setAgentMode: (enabled) => void switchAgentMode(enabled),

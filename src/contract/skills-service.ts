@@ -3,6 +3,8 @@ import type { SkillImportResult, SkillListing, SkillPreview, SkillScope } from '
 /** What `TavernAgent.skills` and the skill manager accept as input: zips, SKILL.md texts, picked folders. */
 export type SkillFilesInput = File | Blob | Array<File | Blob>;
 
+export type SkillConflictChoice = 'skip' | 'replace' | Record<string, 'skip' | 'replace'>;
+
 export interface SkillFileView {
     path: string;
     encoding: 'utf8' | 'base64';
@@ -22,6 +24,16 @@ export interface EmbeddedSkillOffer {
 }
 
 /**
+ * The owners the manager can target besides global and profiles: the open character and the selected
+ * chat-completion preset (null when there is none). The panel gets it from src/index.ts beside the service.
+ */
+export interface SkillOwners {
+    /** The open character's avatar file (the `{character}` scope key) and its display name. */
+    character: { avatar: string; name: string } | null;
+    preset: string | null;
+}
+
+/**
  * The page-side skill service (host/ implements it; the public API, slash commands and the panel use
  * it, the panel through injection from src/index.ts). Shapes of list/preview/import/export/delete are
  * the `TavernAgent.skills` contract of issue 11; the rest serves the manager.
@@ -29,7 +41,11 @@ export interface EmbeddedSkillOffer {
 export interface SkillsService {
     list(): Promise<SkillListing[]>;
     preview(files: SkillFilesInput, options: { scope: SkillScope }): Promise<SkillPreview[]>;
-    import(files: SkillFilesInput, options: { scope: SkillScope; conflict?: 'skip' | 'replace' }): Promise<SkillImportResult[]>;
+    /**
+     * `conflict` decides what happens to a skill that differs from the installed one of its name: one
+     * strategy for all, or one per skill name (a name not in the record is not replaced).
+     */
+    import(files: SkillFilesInput, options: { scope: SkillScope; conflict?: SkillConflictChoice }): Promise<SkillImportResult[]>;
     /** A zip Blob of the named skills of one scope. */
     export(names: string[], options: { scope: SkillScope }): Promise<Blob>;
     /** Rejects when there is no such skill in that scope. */

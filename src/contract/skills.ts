@@ -89,6 +89,8 @@ export interface SkillListing {
     description: string;
     scope: SkillScope;
     files: string[];
+    /** Total size of the files; optional so the public API's shape stays as issue 11 gives it. */
+    bytes?: number;
 }
 
 /** Input to the worker's parser: raw bytes with the name they came under (a zip, a SKILL.md, a file of a folder). */

@@ -1,5 +1,6 @@
 import type { AgentStatus } from '../contract/agent-mode';
 import type { HealthReport } from '../contract/wire';
+import type { SkillsService } from '../contract/skills-service';
 import { ENGINE_VERSION } from '../contract/version';
 import { agentStatus, setAgentMode } from './agent-mode';
 import { checkEngineHealth } from './engine-status';
@@ -13,10 +14,27 @@ export interface TavernAgentApi {
     stop(): Promise<boolean>;
     setEnabled(enabled: boolean): Promise<AgentStatus>;
     health(): Promise<HealthReport>;
+    /** The user's skills (issue 11 §8): list, preview and import files, export a zip, delete. */
+    readonly skills: TavernAgentSkillsApi;
 }
 
-export function createPublicApi(): TavernAgentApi {
+export type TavernAgentSkillsApi = Pick<SkillsService, 'list' | 'preview' | 'import' | 'export' | 'delete'>;
+
+function skillsApi(service: SkillsService): TavernAgentSkillsApi {
+    // Only the documented five, bound: scripts get no handle on the rest of the service.
+    return Object.freeze({
+        // Exactly issue 11's shape: the manager's extra fields stay out of the public contract.
+        list: async () => (await service.list()).map(({ name, description, scope, files }) => ({ name, description, scope, files })),
+        preview: (files, options) => service.preview(files, options),
+        import: (files, options) => service.import(files, options),
+        export: (names, options) => service.export(names, options),
+        delete: (name, options) => service.delete(name, options),
+    } satisfies TavernAgentSkillsApi);
+}
+
+export function createPublicApi(skills: SkillsService): TavernAgentApi {
     return {
+        skills: skillsApi(skills),
         version: ENGINE_VERSION,
         status: () => agentStatus(activeRun()),
         async setEnabled(enabled) {

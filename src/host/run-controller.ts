@@ -74,7 +74,7 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
         if (!resolved.ok) throw new SnapshotError(resolved.error.code as ErrorCode, resolved.error.message);
         const profile = resolved.value;
         const route = routeModel(profile);
-        const input = await captureRunInput(runId, type, route.source, controller.signal);
+        const input = await captureRunInput(runId, type, route.source, controller.signal, profile);
         const models = createModelRequests(route, controller.signal);
         const bridge: HostBridge = {
             requestModel: models.requestModel,

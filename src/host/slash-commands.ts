@@ -4,8 +4,9 @@ import { getEngine } from './worker-client';
 import { activeRun, cancelActiveRun } from './run-controller';
 import { stContext } from './st-context';
 import { t } from '../i18n/t';
+import { formatVisibleSkills, runSkills } from './skills/run-skills';
 
-const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile'] as const;
+const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
@@ -23,6 +24,7 @@ async function runAgentCommand(argument: string): Promise<string> {
     if (word === 'status') return JSON.stringify(agentStatus(activeRun()));
     if (word === 'stop') return String(await cancelActiveRun('Stopped with /agent stop.'));
     if (word === 'profile') return chooseProfile(rest.join(' '));
+    if (word === 'skills') return visibleSkills();
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
@@ -46,6 +48,17 @@ async function chooseProfile(id: string): Promise<string> {
         return '';
     }
     return JSON.stringify(agentStatus(activeRun()));
+}
+
+/** `/agent skills`: the skills a run in this chat would see, with the chat's profile. */
+async function visibleSkills(): Promise<string> {
+    const engine = await getEngine();
+    const resolved = await engine.resolveProfile(currentChatAgentState().profileId, storedProfiles());
+    if (!resolved.ok) {
+        globalThis.toastr?.warning(resolved.error.message);
+        return '';
+    }
+    return formatVisibleSkills(await runSkills(resolved.value));
 }
 
 export function registerSlashCommands(): void {

@@ -1,9 +1,11 @@
 import type { ErrorCode } from '../contract/errors';
 import type { ChatIdentity, GenerationType, PrefixMessage, RunRequest } from '../contract/run-input';
+import type { Profile } from '../contract/profile';
 import type { ChatMessage } from './st-context';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
 import { createWorldInfoCapture } from './world-info-capture';
+import { runSkills } from './skills/run-skills';
 
 export class SnapshotError extends Error {
     constructor(
@@ -64,7 +66,14 @@ export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {
  * and whose world-info scan is the turn's activation. The dry run gets its own AbortSignal, so it does not
  * replace SillyTavern's generation controller and the Stop button keeps working.
  */
-export async function captureRunInput(runId: string, type: GenerationType, source: string | null, signal: AbortSignal): Promise<RunRequest> {
+export async function captureRunInput(
+    runId: string,
+    type: GenerationType,
+    source: string | null,
+    signal: AbortSignal,
+    /** The run's profile: which skills it may see (its id for the profile scope, its visible/deny). */
+    profile: Pick<Profile, 'id' | 'skills'>,
+): Promise<RunRequest> {
     const context = stContext();
     const identity = currentIdentity();
     // A swipe regenerates the last message: it is the run's target, not part of what it may read.
@@ -96,6 +105,8 @@ export async function captureRunInput(runId: string, type: GenerationType, sourc
         eventSource.removeListener(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
         eventSource.removeListener(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
     }
+    // The skill set is frozen with the rest; every bundle it names is in the worker's cache from here on.
+    const skills = await runSkills(profile);
     if (signal.aborted) throw new SnapshotError('run.cancelled', 'The run was stopped.');
     const assembled = prompt as PromptMessage[] | null;
     if (!assembled) {
@@ -112,8 +123,8 @@ export async function captureRunInput(runId: string, type: GenerationType, sourc
             .map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: textOf(m.content), ...(m.name ? { name: String(m.name) } : {}) })),
         // No entry matched, or no book has entries: a valid, empty activation. No scan seen: not captured.
         worldInfo: worldInfo.result(),
-        skills: [],
-        hiddenSkills: [],
+        skills: skills.skills,
+        hiddenSkills: skills.hiddenSkills,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
     };

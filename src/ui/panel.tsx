@@ -2,6 +2,8 @@ import { t } from '../i18n/t';
 import { ProfilesSection } from './profiles/profile-editor';
 import { ProfilePicker } from './profiles/profile-picker';
 import { RunView } from './run-view';
+import { services } from './services';
+import { SkillsSection } from './skills/skills-section';
 import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
 
 export interface PanelActions {
@@ -60,6 +62,12 @@ function AgentModeSwitch({ actions }: { actions: PanelActions }) {
     );
 }
 
+/** The Skills section, when src/index.ts wired a skill service. */
+function SkillsPart() {
+    const { skills, skillOwners } = services();
+    return skills ? <SkillsSection service={skills} {...(skillOwners ? { owners: skillOwners } : {})} /> : null;
+}
+
 export function Panel({ actions }: { actions: PanelActions }) {
     if (!panelOpen.value) return null;
     const status = chatStatus.value;
@@ -93,6 +101,7 @@ export function Panel({ actions }: { actions: PanelActions }) {
                 <RunView />
             </section>
             <ProfilesSection />
+            <SkillsPart />
             <footer class="tavern-agent__footer">
                 <EngineLine />
             </footer>

@@ -1,5 +1,6 @@
 import type { ConnectionProfile } from '../contract/connection-profile';
 import type { Result } from '../contract/result';
+import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
 
 /**
@@ -58,6 +59,10 @@ export interface PanelServices {
     };
     /** A yes/no question in SillyTavern's own popup. */
     confirm(question: string): Promise<boolean>;
+    /** The skill service (host/skills/); without it the panel has no Skills section. */
+    skills?: SkillsService;
+    /** The open character and selected preset, as skill scopes the manager can target. */
+    skillOwners?(): SkillOwners;
     toast: {
         info(message: string, title?: string): void;
         success(message: string, title?: string): void;

@@ -1,6 +1,11 @@
 /** Saves text as a file through the browser's download (a Blob behind an <a download>). */
 export function downloadText(fileName: string, text: string, type = 'application/json'): void {
-    const url = URL.createObjectURL(new Blob([text], { type }));
+    downloadBlob(fileName, new Blob([text], { type }));
+}
+
+/** Saves a Blob (a zip of skills, say) as a file through the browser's download. */
+export function downloadBlob(fileName: string, blob: Blob): void {
+    const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
     link.href = url;
     link.download = fileName;

@@ -1,5 +1,6 @@
 import type { TaskStatus } from '../../contract/events';
 import type { TokenUsage } from '../../contract/model';
+import type { SkillScope } from '../../contract/skills';
 
 /**
  * The rows the timeline draws: projections of journal events. A row object is never changed after it is
@@ -106,6 +107,8 @@ export interface RunSummary {
     /** Files under output/ the run wrote (a draft to commit after a failure). */
     outputPaths: string[];
     events: number;
+    /** The skill set frozen at the run's start (`skills-resolve`); null for a run that journaled none. */
+    skills: Array<{ name: string; scope: SkillScope; hash: string }> | null;
     /** Sub-agent tasks by status (tokens and calls above already include theirs). */
     tasks: TaskCounts;
 }

@@ -1,4 +1,5 @@
 import { t } from '../../i18n/t';
+import { scopeLabel } from '../skills/skill-scope';
 import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
 import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, retryRun } from './run-actions';
@@ -11,6 +12,28 @@ const DRAFT_PREFERENCE = ['output/direct_output.md', 'output/main.md'];
 /** The draft worth committing after a failure: the model's plain text, the main draft, or any output file. */
 function draftPath(summary: RunSummary): string | null {
     return DRAFT_PREFERENCE.find((path) => summary.outputPaths.includes(path)) ?? summary.outputPaths[0] ?? null;
+}
+
+/** The skill set the run froze at its start: name and scope, the hash on hover (it names the exact content). */
+function RunSkills({ skills }: { skills: NonNullable<RunSummary['skills']> }) {
+    return (
+        <details class="tavern-agent__run-skills" data-testid="run-skills">
+            <summary>
+                {t`Skills`} ({skills.length})
+            </summary>
+            {skills.length ? (
+                <ul>
+                    {skills.map((skill) => (
+                        <li data-skill={skill.name} title={skill.hash}>
+                            <code class="tavern-agent__code">{skill.name}</code> <span class="tavern-agent__muted">{scopeLabel(skill.scope, null)}</span>
+                        </li>
+                    ))}
+                </ul>
+            ) : (
+                <p class="tavern-agent__muted">{t`No skill was visible to this run.`}</p>
+            )}
+        </details>
+    );
 }
 
 function Stat({ icon, label, value }: { icon: string; label: string; value: string }) {
@@ -60,6 +83,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                     <span class="fa-solid fa-people-arrows fa-fw" aria-hidden="true" /> {t`Sub-agents:`} {taskCountsText(summary)}
                 </p>
             ) : null}
+            {summary.skills ? <RunSkills skills={summary.skills} /> : null}
             {summary.error ? (
                 <p class="tavern-agent__error" role="alert">
                     {summary.error.message} <code class="tavern-agent__code">{summary.error.code}</code>

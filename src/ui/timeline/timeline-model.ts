@@ -5,7 +5,7 @@ import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSumm
 type Payload<T extends keyof EventPayloads> = EventPayloads[T];
 
 /** Events that only feed the header (or a row already shown); they get no row of their own. */
-const HEADER_ONLY = new Set(['run-create', 'run-state', 'checkpoint']);
+const HEADER_ONLY = new Set(['run-create', 'run-state', 'checkpoint', 'skills-resolve']);
 
 const NOTE_TONES: Record<string, NoteTone> = {
     'model-retry': 'error',
@@ -41,6 +41,7 @@ export function emptySummary(runId: string): RunSummary {
         outputPaths: [],
         events: 0,
         tasks: { running: 0, completed: 0, failed: 0, cancelled: 0 },
+        skills: null,
     };
 }
 
@@ -195,6 +196,11 @@ export class TimelineModel {
                 const p = payload as Payload<'commit'>;
                 s.messageId = p.messageId;
                 this.push({ kind: 'commit', key: `e${event.seq}`, eventType: event.type, at: event.at, path: p.path, mode: p.mode, messageId: p.messageId, chars: p.chars, reason: p.reason });
+                break;
+            }
+            case 'skills-resolve': {
+                const p = payload as Payload<'skills-resolve'>;
+                s.skills = Array.isArray(p.skills) ? p.skills : [];
                 break;
             }
             case 'run-fail': {

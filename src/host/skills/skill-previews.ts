@@ -1,0 +1,54 @@
+import type { ParsedSkill, SkillBundle, SkillConflict, SkillIndexEntry, SkillPreview, SkillScope } from '../../contract/skills';
+import { scopeKey } from '../../contract/skills';
+
+/** A parsed skill judged against the installed skill of its name in the target scope. */
+export interface JudgedSkill {
+    preview: SkillPreview;
+    /** Null when refused (then `preview.error` says why). */
+    bundle: SkillBundle | null;
+}
+
+export function installedIn(index: readonly SkillIndexEntry[], scope: SkillScope, name: string): SkillIndexEntry | undefined {
+    const key = scopeKey(scope);
+    return index.find((entry) => entry.name === name && scopeKey(entry.scope) === key);
+}
+
+function conflictOf(index: readonly SkillIndexEntry[], scope: SkillScope, bundle: SkillBundle): SkillConflict {
+    const installed = installedIn(index, scope, bundle.name);
+    if (!installed) return 'new';
+    return installed.hash === bundle.hash ? 'same' : 'different';
+}
+
+/**
+ * Previews per skill (SKILLS-FORMAT.md: conflict by content hash against the installed skill of that name
+ * in the target scope). Two skills of one name in one input refuse the later one: nothing is renamed.
+ */
+export function judgeSkills(parsed: readonly ParsedSkill[], index: readonly SkillIndexEntry[], scope: SkillScope): JudgedSkill[] {
+    const seen = new Set<string>();
+    return parsed.map((skill) => {
+        const bundle = skill.bundle;
+        if (!bundle || skill.error) {
+            return {
+                bundle: null,
+                preview: { name: skill.name, description: bundle?.description ?? '', files: bundle?.files.length ?? 0, bytes: bytesOf(bundle), conflict: 'new', warnings: [...skill.warnings], error: skill.error ?? 'The skill could not be read.' },
+            };
+        }
+        const preview: SkillPreview = {
+            name: bundle.name,
+            description: bundle.description,
+            files: bundle.files.length,
+            bytes: bytesOf(bundle),
+            conflict: conflictOf(index, scope, bundle),
+            warnings: [...skill.warnings],
+        };
+        if (seen.has(bundle.name)) {
+            return { bundle: null, preview: { ...preview, error: `Another skill in this import is also named "${bundle.name}"; skills are never renamed, so only the first is used.` } };
+        }
+        seen.add(bundle.name);
+        return { bundle, preview };
+    });
+}
+
+function bytesOf(bundle: SkillBundle | null | undefined): number {
+    return bundle ? bundle.files.reduce((sum, file) => sum + file.bytes, 0) : 0;
+}

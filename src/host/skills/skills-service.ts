@@ -1,0 +1,262 @@
+import type { ParsedSkill, SkillImportResult, SkillIndexEntry, SkillListing, SkillScope } from '../../contract/skills';
+import { SCOPE_ORDER, SkillScopeSchema, scopeKey, scopeKind } from '../../contract/skills';
+import type { EmbeddedSkillOffer, SkillConflictChoice, SkillFilesInput, SkillsService } from '../../contract/skills-service';
+import { resolveSkills, skillVisible, type ResolvedSkills, type SkillRunContext, type SkillVisibilityRules } from '../../contract/skills-resolve';
+import type { EmbeddedOwners } from './embedded-owners';
+import { installedIn, judgeSkills, type JudgedSkill } from './skill-previews';
+import { toSkillSources } from './skill-sources';
+import { createSkillStore, type InstallRequest, type SkillStoreDeps } from './skill-store';
+
+export interface ProfileSkillRules extends SkillVisibilityRules {
+    id: string;
+}
+
+export interface SkillsServiceDeps extends SkillStoreDeps {
+    owners: EmbeddedOwners;
+    /** Every usable agent profile's skill rules. */
+    profiles(): Promise<ProfileSkillRules[]>;
+    hashPayload(payload: unknown): Promise<string>;
+}
+
+/** The service plus what only the host itself uses (runs, `/agent skills`, card deletion). */
+export interface HostSkillsService extends SkillsService {
+    /** The run's skills, each one's bundle made sure to be in the worker's cache; `unavailable` ones are left out. */
+    resolveForRun(context: SkillRunContext, rules: SkillVisibilityRules): Promise<{ resolved: ResolvedSkills; unavailable: string[] }>;
+    /** A deleted character's card skills (character scope, brought by its card) go with it. */
+    forgetCard(avatar: string): Promise<void>;
+}
+
+const MAX_DECLINED = 200;
+
+function describeScope(scope: SkillScope): string {
+    return scopeKey(scope);
+}
+
+function checkScope(scope: unknown): SkillScope {
+    const parsed = SkillScopeSchema.safeParse(scope);
+    if (!parsed.success) throw new TypeError(`Unknown skill scope ${JSON.stringify(scope)}: use 'global', {character}, {profile} or {preset}.`);
+    return parsed.data;
+}
+
+function compareEntries(a: SkillIndexEntry, b: SkillIndexEntry): number {
+    const kind = SCOPE_ORDER.indexOf(scopeKind(a.scope)) - SCOPE_ORDER.indexOf(scopeKind(b.scope));
+    if (kind) return kind;
+    const scope = scopeKey(a.scope).localeCompare(scopeKey(b.scope));
+    return scope || a.name.localeCompare(b.name);
+}
+
+export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService {
+    const store = createSkillStore(deps);
+    /** Parsed payloads by payload hash, so an offer shown is installed without parsing it again. */
+    const parsedPayloads = new Map<string, ParsedSkill[]>();
+
+    function entryOrThrow(name: string, scope: SkillScope): SkillIndexEntry {
+        const entry = installedIn(store.entries(), scope, name);
+        if (!entry) throw new Error(`No skill named "${name}" is installed in scope ${describeScope(scope)}.`);
+        return entry;
+    }
+
+    async function parse(files: SkillFilesInput): Promise<ParsedSkill[]> {
+        const sources = await toSkillSources(files);
+        const engine = await deps.engine();
+        return engine.parseSkills(store.transferSources(sources));
+    }
+
+    /** Decides per judged skill, installs what should be, and answers in the input's order. */
+    async function installJudged(judged: JudgedSkill[], scope: SkillScope, choice: SkillConflictChoice | undefined, source: SkillIndexEntry['source']): Promise<SkillImportResult[]> {
+        const results: SkillImportResult[] = [];
+        const requests: InstallRequest[] = [];
+        for (const { preview, bundle } of judged) {
+            const conflict = typeof choice === 'object' && choice !== null ? choice[preview.name] : choice;
+            if (!bundle || preview.error) {
+                results.push({ name: preview.name, action: 'skipped', error: preview.error ?? 'The skill could not be read.' });
+            } else if (preview.conflict === 'same') {
+                results.push({ name: preview.name, action: 'same' });
+            } else if (preview.conflict === 'different' && conflict !== 'replace') {
+                results.push(
+                    conflict === 'skip'
+                        ? { name: preview.name, action: 'skipped' }
+                        : { name: preview.name, action: 'skipped', error: `A different skill named "${preview.name}" is installed in scope ${describeScope(scope)}: choose skip or replace.` },
+                );
+            } else {
+                results.push({ name: preview.name, action: preview.conflict === 'different' ? 'replaced' : 'installed' });
+                requests.push({ bundle, scope, source });
+            }
+        }
+        if (!requests.length) return results;
+        const outcome = await store.install(requests);
+        return results.map((result) => {
+            const error = outcome.get(result.name);
+            return typeof error === 'string' && requests.some((r) => r.bundle.name === result.name) ? { name: result.name, action: 'skipped', error } : result;
+        });
+    }
+
+    async function cachedHashes(entries: SkillIndexEntry[]): Promise<string[]> {
+        const hashes = entries.map((entry) => entry.hash);
+        const unavailable = await store.ensureCached(hashes);
+        const lost = entries.filter((entry) => unavailable.has(entry.hash)).map((entry) => entry.name);
+        if (lost.length) throw new Error(`These skills could not be fetched from the SillyTavern server: ${lost.join(', ')}.`);
+        return hashes;
+    }
+
+    async function parsedPayload(payload: unknown, hash: string): Promise<ParsedSkill[] | null> {
+        const known = parsedPayloads.get(hash);
+        if (known) return known;
+        const engine = await deps.engine();
+        const parsed = await engine.parseSkillPayload(payload);
+        if (!parsed.ok) {
+            console.warn('[Tavern Agent] embedded skills could not be read', parsed.error);
+            return null;
+        }
+        if (parsedPayloads.size > 8) parsedPayloads.delete(parsedPayloads.keys().next().value!);
+        parsedPayloads.set(hash, parsed.value);
+        return parsed.value;
+    }
+
+    async function rememberPayload(hash: string): Promise<void> {
+        await store.update((state) => (state.declined.includes(hash) ? state : { ...state, declined: [...state.declined, hash].slice(-MAX_DECLINED) }));
+    }
+
+    return {
+        async list(): Promise<SkillListing[]> {
+            const entries = [...store.entries()].sort(compareEntries);
+            // Listing is when a browser catches up with skills installed elsewhere: fill its cache.
+            await store.ensureCached(entries.map((entry) => entry.hash)).catch((error: unknown) => console.warn('[Tavern Agent] skill cache fill failed', error));
+            return entries.map((entry) => ({
+                name: entry.name,
+                description: entry.description,
+                scope: entry.scope,
+                files: entry.files.map((f) => f.path),
+                bytes: entry.files.reduce((sum, f) => sum + f.bytes, 0),
+            }));
+        },
+
+        async preview(files, options) {
+            const scope = checkScope(options?.scope ?? 'global');
+            return judgeSkills(await parse(files), store.entries(), scope).map((judged) => judged.preview);
+        },
+
+        async import(files, options) {
+            const scope = checkScope(options?.scope ?? 'global');
+            const conflict = options?.conflict;
+            const strategies = typeof conflict === 'object' && conflict !== null ? Object.values(conflict) : conflict === undefined ? [] : [conflict];
+            if (strategies.some((s) => s !== 'skip' && s !== 'replace')) throw new TypeError(`conflict must be 'skip' or 'replace' (or a record of them by skill name), not ${JSON.stringify(conflict)}.`);
+            const judged = judgeSkills(await parse(files), store.entries(), scope);
+            return installJudged(judged, scope, conflict, { kind: 'import' });
+        },
+
+        async export(names, options) {
+            const scope = checkScope(options?.scope ?? 'global');
+            const entries = [...new Set(names)].map((name) => entryOrThrow(name, scope));
+            const engine = await deps.engine();
+            const zipped = await engine.exportSkillsZip(await cachedHashes(entries));
+            if (!zipped.ok) throw new Error(zipped.error.message);
+            return new Blob([zipped.value as Uint8Array<ArrayBuffer>], { type: 'application/zip' });
+        },
+
+        async delete(name, options) {
+            const scope = checkScope(options?.scope ?? 'global');
+            entryOrThrow(name, scope);
+            const key = scopeKey(scope);
+            await store.remove((entry) => entry.name === name && scopeKey(entry.scope) === key);
+        },
+
+        async readFile(name, scope, path) {
+            const entry = entryOrThrow(name, checkScope(scope));
+            const [hash] = await cachedHashes([entry]);
+            const engine = await deps.engine();
+            const file = await engine.readSkillFile(hash!, path);
+            if (!file.ok) throw new Error(file.error.message);
+            return file.value;
+        },
+
+        async move(name, from, to) {
+            const source = checkScope(from);
+            const target = checkScope(to);
+            const entry = entryOrThrow(name, source);
+            if (scopeKey(source) === scopeKey(target)) return;
+            await store.update((state) => {
+                const there = installedIn(state.index, target, name);
+                if (there && there.hash !== entry.hash) throw new Error(`A different skill named "${name}" is already installed in scope ${describeScope(target)}.`);
+                const fromKey = scopeKey(source);
+                const rest = state.index.filter((e) => !(e.name === name && scopeKey(e.scope) === fromKey));
+                // The same skill already there: the move just drops the source copy.
+                return { ...state, index: there ? rest : [...rest, { ...entry, scope: target }] };
+            });
+        },
+
+        async visibleTo(name) {
+            const entries = store.entries().filter((entry) => entry.name === name);
+            if (!entries.length) return [];
+            const profiles = await deps.profiles();
+            return profiles
+                .filter((profile) => skillVisible(name, profile) && entries.some((entry) => entry.scope === 'global' || !('profile' in entry.scope) || entry.scope.profile === profile.id))
+                .map((profile) => profile.id);
+        },
+
+        async exportToOwner(names, options) {
+            const scope = checkScope(options.scope);
+            const entries = [...new Set(names)].map((name) => entryOrThrow(name, scope));
+            const current = await deps.owners.current(options.target);
+            if (!current) throw new Error(options.target === 'card' ? 'Open a character chat first.' : 'Select a Chat Completion preset first.');
+            const engine = await deps.engine();
+            const encoded = await engine.encodeSkillPayload(await cachedHashes(entries));
+            if (!encoded.ok) throw new Error(encoded.error.message);
+            const fresh = encoded.value as { version?: unknown; items?: unknown[] };
+            // Keep the owner's other skills: items of a name we write are replaced, the rest stay.
+            const old = current.payload as { version?: unknown; items?: unknown[] } | null;
+            const written = new Set(entries.map((entry) => entry.name));
+            const kept =
+                old && old.version === 1 && Array.isArray(old.items)
+                    ? old.items.filter((item) => !(item && typeof item === 'object' && written.has(String((item as { skillName?: unknown }).skillName))))
+                    : [];
+            const payload = { ...fresh, version: 1, items: [...kept, ...(fresh.items ?? [])] };
+            await deps.owners.write(options.target, payload);
+            // What we wrote ourselves is not offered back to us.
+            await rememberPayload(await deps.hashPayload(payload));
+        },
+
+        async pendingOffers() {
+            const offers: EmbeddedSkillOffer[] = [];
+            const declined = new Set(store.declined());
+            for (const found of await deps.owners.embedded()) {
+                const hash = await deps.hashPayload(found.payload);
+                if (declined.has(hash)) continue;
+                const parsed = await parsedPayload(found.payload, hash);
+                if (!parsed) continue;
+                const skills = judgeSkills(parsed, store.entries(), found.scope).map((judged) => judged.preview);
+                if (!skills.some((skill) => !skill.error && skill.conflict !== 'same')) continue;
+                offers.push({ kind: found.kind, owner: found.owner, payloadHash: hash, scope: found.scope, skills });
+            }
+            return offers;
+        },
+
+        async installOffer(offer, conflict) {
+            const found = (await deps.owners.embedded()).find((owner) => owner.kind === offer.kind && owner.owner === offer.owner);
+            const hash = found ? await deps.hashPayload(found.payload) : null;
+            if (!found || hash !== offer.payloadHash) throw new Error('The embedded skills changed or are no longer open; open the chat again to see the current ones.');
+            const parsed = await parsedPayload(found.payload, hash);
+            if (!parsed) throw new Error('The embedded skills could not be read.');
+            const judged = judgeSkills(parsed, store.entries(), found.scope);
+            return installJudged(judged, found.scope, conflict, { kind: offer.kind, payloadHash: hash });
+        },
+
+        declineOffer: (offer) => rememberPayload(offer.payloadHash),
+
+        onChange: (listener) => store.onChange(listener),
+
+        async resolveForRun(context, rules) {
+            const resolved = resolveSkills(store.entries(), context, rules);
+            const unavailable = await store.ensureCached(resolved.skills.map((skill) => skill.hash));
+            if (!unavailable.size) return { resolved, unavailable: [] };
+            const lost = resolved.skills.filter((skill) => unavailable.has(skill.hash)).map((skill) => skill.name);
+            return { resolved: { ...resolved, skills: resolved.skills.filter((skill) => !unavailable.has(skill.hash)) }, unavailable: lost };
+        },
+
+        async forgetCard(avatar) {
+            const brought = (entry: SkillIndexEntry) => entry.scope !== 'global' && 'character' in entry.scope && entry.scope.character === avatar && entry.source?.kind === 'card';
+            if (!store.entries().some(brought)) return;
+            await store.remove(brought);
+        },
+    };
+}

@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { SkillScope } from '../../contract/skills';
+import type { SkillFileView, SkillsService } from '../../contract/skills-service';
+import { t } from '../../i18n/t';
+import { baseName, buildTree, type TreeFolder } from './file-tree';
+import { errorText, formatBytes, isScript } from './skill-scope';
+
+type Loaded = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; file: SkillFileView };
+
+function ScriptBadge() {
+    return (
+        <span class="tavern-agent__badge tavern-agent__badge--warning" data-testid="skill-script-badge">
+            {t`stored only, never run`}
+        </span>
+    );
+}
+
+/** One file's content: text as text (never HTML), anything else as its size only. */
+function FileViewer({ service, name, scope, path, revision }: { service: SkillsService; name: string; scope: SkillScope; path: string; revision: unknown }) {
+    const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+    useEffect(() => {
+        let live = true;
+        setLoaded({ state: 'loading' });
+        service.readFile(name, scope, path).then(
+            (file) => live && setLoaded({ state: 'ready', file }),
+            (error: unknown) => live && setLoaded({ state: 'error', message: errorText(error) }),
+        );
+        return () => {
+            live = false;
+        };
+        // `revision` changes when the listing is reloaded: a replaced skill shows its new content.
+    }, [service, name, scope, path, revision]);
+
+    return (
+        <div class="tavern-agent__skill-viewer" data-testid="skill-viewer" data-path={path}>
+            <div class="tavern-agent__skill-viewer-head">
+                <span class="tavern-agent__mono">{path}</span>
+                {loaded.state === 'ready' ? <span class="tavern-agent__muted">{formatBytes(loaded.file.bytes)}</span> : null}
+                {isScript(path) ? <ScriptBadge /> : null}
+            </div>
+            {loaded.state === 'loading' ? <p class="tavern-agent__muted">{t`Loading…`}</p> : null}
+            {loaded.state === 'error' ? <p class="tavern-agent__error" role="alert">{loaded.message}</p> : null}
+            {loaded.state === 'ready' ? (
+                loaded.file.encoding === 'utf8' ? (
+                    <pre class="tavern-agent__skill-text" data-testid="skill-file-text">
+                        {loaded.file.content}
+                    </pre>
+                ) : (
+                    <p class="tavern-agent__muted" data-testid="skill-file-binary">
+                        {t`binary,`} {loaded.file.bytes} {t`bytes`}
+                    </p>
+                )
+            ) : null}
+        </div>
+    );
+}
+
+function Folder({ folder, open, onOpen }: { folder: TreeFolder; open: string | null; onOpen(path: string): void }) {
+    return (
+        <ul class="tavern-agent__skill-tree-list">
+            {folder.files.map((path) => (
+                <li>
+                    <button
+                        type="button"
+                        class="tavern-agent__skill-file"
+                        data-testid="skill-file"
+                        data-path={path}
+                        aria-pressed={open === path}
+                        onClick={() => onOpen(path)}
+                    >
+                        <span class={`fa-solid ${isScript(path) ? 'fa-scroll' : 'fa-file-lines'} fa-fw`} aria-hidden="true" />
+                        <span class="tavern-agent__mono">{baseName(path)}</span>
+                    </button>
+                    {isScript(path) ? <ScriptBadge /> : null}
+                </li>
+            ))}
+            {folder.folders.map((child) => (
+                <li class="tavern-agent__skill-folder">
+                    <span class="fa-solid fa-folder fa-fw" aria-hidden="true" />
+                    <span class="tavern-agent__mono">{child.name}/</span>
+                    <Folder folder={child} open={open} onOpen={onOpen} />
+                </li>
+            ))}
+        </ul>
+    );
+}
+
+/** A skill's files as a tree; choosing a file shows it below (choosing it again closes it). */
+export function SkillFiles({ service, name, scope, files }: { service: SkillsService; name: string; scope: SkillScope; files: readonly string[] }) {
+    // `files` is a new array whenever the listing is reloaded (after an import, a move…).
+    const [open, setOpen] = useState<string | null>(null);
+    return (
+        <div class="tavern-agent__skill-files" data-testid="skill-tree">
+            <Folder folder={buildTree(files)} open={open} onOpen={(path) => setOpen(open === path ? null : path)} />
+            {open ? <FileViewer service={service} name={name} scope={scope} path={open} revision={files} /> : null}
+        </div>
+    );
+}

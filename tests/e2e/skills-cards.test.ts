@@ -1,0 +1,241 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { strToU8, zipSync } from 'fflate';
+import type { Page } from 'playwright-core';
+import { openCharacter, sendMessage } from '../harness/browser';
+import { agentOn, call, calls, toolMessages } from '../harness/agent';
+import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { base64, skillIndex, skillMd } from '../fixtures/skill-files';
+
+let session: TavernSession;
+
+before(async () => {
+    session = await startTavernSession();
+});
+
+after(async () => {
+    await session?.close();
+});
+
+const CARD_LORE = skillMd('card-lore', 'What Mira knows about the sunken city.', '# Sunken city\n\nThe bells still ring under the water at midnight.');
+const CARD_MAP = skillMd('card-map', 'Roads around the sunken city.', '# Map\n\nSee references/roads.md.');
+const ROADS = 'The causeway floods at high tide.\nThe cliff path is safe but slow.';
+
+/** TauriTavern's payload with both bundle formats: files inline, and a base64 zip of the skill's files. */
+function tauriPayload(lore = CARD_LORE) {
+    const zip = zipSync({ 'SKILL.md': strToU8(CARD_MAP), 'references/roads.md': strToU8(ROADS) });
+    return {
+        version: 1,
+        items: [
+            {
+                bundleFormat: 'inline-files-v1',
+                skillName: 'card-lore',
+                files: [{ path: 'SKILL.md', encoding: 'utf8', content: lore }],
+                source: { kind: 'character', id: 'mira', label: 'Mira' },
+            },
+            {
+                bundleFormat: 'ttskill-archive-base64-v1',
+                skillName: 'card-map',
+                fileName: 'card-map.zip',
+                contentBase64: base64(zip),
+                sourceScope: { kind: 'character', characterId: 'mira' },
+                sourceScopeLabel: 'Mira',
+            },
+        ],
+    };
+}
+
+function cardJson(name: string, skills: unknown): string {
+    return JSON.stringify({
+        spec: 'chara_card_v2',
+        spec_version: '2.0',
+        data: {
+            name,
+            description: `${name} is a test character.`,
+            personality: '',
+            scenario: '',
+            first_mes: `Hello, I am ${name}.`,
+            mes_example: '',
+            creator_notes: '',
+            system_prompt: '',
+            post_history_instructions: '',
+            alternate_greetings: [],
+            tags: [],
+            creator: 'tests',
+            character_version: '1',
+            extensions: { tauritavern: { skills, agentProfiles: { version: 1, items: [] } } },
+        },
+    });
+}
+
+/** Imports a character through SillyTavern's own importer (a V2 JSON card) and returns its avatar file. */
+async function importCard(page: Page, json: string): Promise<string> {
+    return page.evaluate(async (text) => {
+        const context = SillyTavern!.getContext() as unknown as { getRequestHeaders(): Record<string, string>; getCharacters(): Promise<void> };
+        const form = new FormData();
+        form.append('avatar', new File([text], 'card.json', { type: 'application/json' }));
+        form.append('file_type', 'json');
+        const headers = context.getRequestHeaders();
+        delete headers['Content-Type'];
+        const response = await fetch('/api/characters/import', { method: 'POST', headers, body: form });
+        const body = (await response.json()) as { file_name?: string; error?: boolean };
+        if (!body.file_name) throw new Error(`import failed: ${JSON.stringify(body)}`);
+        await context.getCharacters();
+        return body.file_name.endsWith('.png') ? body.file_name : `${body.file_name}.png`;
+    }, json);
+}
+
+const OFFER = '.popup:has(.tavern-agent-skill-offer)';
+
+/** Waits until the offer check for the open chat ended (with no popup) or a popup is up; true when offered. */
+async function offered(page: Page): Promise<boolean> {
+    await page.waitForFunction(
+        (selector) => {
+            const chat = SillyTavern!.getContext().getCurrentChatId();
+            return Boolean(document.querySelector(selector)) || (Boolean(chat) && document.body.dataset.tavernAgentSkillOffersChecked === chat);
+        },
+        OFFER,
+        { timeout: 20_000 },
+    );
+    return (await page.locator(OFFER).count()) > 0;
+}
+
+async function visibleSkills(page: Page): Promise<string> {
+    return slash(page, '/agent skills');
+}
+
+test('a card with TauriTavern skills in both formats is offered once, installs character-scoped, and is visible only in its chats', async () => {
+    const { page } = await session.open();
+    await waitForExtension(page);
+    const avatar = await importCard(page, cardJson('Mira', tauriPayload()));
+    await openCharacter(page, avatar);
+    assert.equal(await offered(page), true);
+    const popup = page.locator(OFFER);
+    const text = await popup.innerText();
+    assert.match(text, /card-lore/);
+    assert.match(text, /What Mira knows about the sunken city\./);
+    assert.match(text, /card-map/);
+    assert.match(text, /2 files/);
+    await popup.locator('.popup-button-ok').click();
+    await page.waitForFunction(
+        (av) => {
+            const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string; scope: unknown }> } | undefined>;
+            const index = settings.tavern_agent_skills?.index ?? [];
+            return ['card-lore', 'card-map'].every((name) => index.some((line) => line.name === name && JSON.stringify(line.scope) === JSON.stringify({ character: av })));
+        },
+        avatar,
+        { timeout: 20_000 },
+    );
+    const lines = await skillIndex(page);
+    assert.ok(lines.filter((line) => line.name.startsWith('card-')).every((line) => line.source?.kind === 'card' && line.source.payloadHash));
+    assert.match(await visibleSkills(page), /card-lore — What Mira knows/);
+    assert.match(await visibleSkills(page), /card-map — Roads around/);
+
+    // The archive-format skill is readable by a run in Mira's chat.
+    await agentOn(page);
+    session.mock.reset();
+    session.mock.enqueue(
+        calls(call('skill_read', { name: 'card-map', path: 'references/roads.md' }), call('skill_read', { name: 'card-lore' })),
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'The causeway floods.' }), call('workspace_commit', {}), call('workspace_finish', {})),
+    );
+    await sendMessage(page, 'Which road is safe?');
+    const [roads, lore] = toolMessages(session.mock.generations()[1]!).map((m) => m.content);
+    assert.match(roads!, /The causeway floods at high tide\./);
+    assert.match(lore!, /The bells still ring/);
+
+    // Another character's chat does not see them.
+    await openCharacter(page, 'default_Seraphina.png');
+    assert.equal(await offered(page), false);
+    assert.doesNotMatch(await visibleSkills(page), /card-lore|card-map/);
+
+    // Back in Mira's chat: installed and unchanged, so not offered again.
+    await openCharacter(page, avatar);
+    assert.equal(await offered(page), false);
+    assert.match(await visibleSkills(page), /card-lore/);
+
+    // Deleting the card removes the skills only it brought.
+    await page.evaluate(async (av) => {
+        const script = (await import(/* webpackIgnore: true */ '/script.js' as string)) as { deleteCharacter(key: string): Promise<boolean> };
+        await script.deleteCharacter(av);
+    }, avatar);
+    await page.waitForFunction(() => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string }> } | undefined>;
+        return !(settings.tavern_agent_skills?.index ?? []).some((line) => line.name.startsWith('card-'));
+    }, undefined, { timeout: 20_000 });
+    await page.context().close();
+});
+
+test('"Not now" is remembered for the same payload, on any browser; a changed payload is offered again', async () => {
+    const { page } = await session.open();
+    await waitForExtension(page);
+    const avatar = await importCard(page, cardJson('Nox', tauriPayload()));
+    await openCharacter(page, avatar);
+    assert.equal(await offered(page), true);
+    await page.locator(`${OFFER} .popup-button-cancel`).click();
+    await page.waitForFunction(() => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { declined?: string[] } | undefined>;
+        return (settings.tavern_agent_skills?.declined ?? []).length > 0;
+    });
+    assert.deepEqual((await skillIndex(page)).filter((line) => JSON.stringify(line.scope) === JSON.stringify({ character: avatar })), [], 'nothing installed');
+    assert.doesNotMatch(await visibleSkills(page), /card-lore/);
+    await page.context().close();
+
+    // A fresh browser of the same user: the decline travelled with the user's settings.
+    const { page: other } = await session.open();
+    await waitForExtension(other);
+    await openCharacter(other, avatar);
+    assert.equal(await offered(other), false);
+
+    // The card is updated (a new version of one skill): the changed payload asks again.
+    await other.evaluate(async ({ av, skills }) => {
+        const context = SillyTavern!.getContext() as unknown as {
+            characters: Array<{ avatar: string; data?: { extensions?: Record<string, unknown> } }>;
+            writeExtensionField(id: number, key: string, value: unknown): Promise<void>;
+        };
+        const id = context.characters.findIndex((c) => c.avatar === av);
+        const existing = (context.characters[id]!.data?.extensions?.tauritavern ?? {}) as Record<string, unknown>;
+        await context.writeExtensionField(id, 'tauritavern', { ...existing, skills });
+    }, { av: avatar, skills: tauriPayload(skillMd('card-lore', 'What Mira knows about the sunken city.', 'Version two: the bells are silent now.')) });
+    await openCharacter(other, 'default_Seraphina.png');
+    assert.equal(await offered(other), false);
+    await openCharacter(other, avatar);
+    assert.equal(await offered(other), true);
+    assert.match(await other.locator(OFFER).innerText(), /card-lore/);
+    await other.locator(`${OFFER} .popup-button-ok`).click();
+    await other.waitForFunction((av) => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string; scope: unknown }> } | undefined>;
+        return (settings.tavern_agent_skills?.index ?? []).some((line) => line.name === 'card-lore' && JSON.stringify(line.scope) === JSON.stringify({ character: av }));
+    }, avatar);
+    assert.match(await visibleSkills(other), /card-lore — What Mira knows/);
+    // The agent profiles the card carries survived our reads and writes of its `tauritavern` object.
+    const kept = await other.evaluate((av) => {
+        const context = SillyTavern!.getContext() as unknown as { characters: Array<{ avatar: string; data?: { extensions?: { tauritavern?: { agentProfiles?: unknown } } } }> };
+        return context.characters.find((c) => c.avatar === av)?.data?.extensions?.tauritavern?.agentProfiles;
+    }, avatar);
+    assert.deepEqual(kept, { version: 1, items: [] });
+    await other.context().close();
+});
+
+test('the selected chat-completion preset\'s skills are offered and install into that preset\'s scope', async () => {
+    const { page } = await session.open();
+    await waitForExtension(page);
+    const preset = await page.evaluate(async (payload) => {
+        const context = SillyTavern!.getContext() as unknown as {
+            chatCompletionSettings: { preset_settings_openai: string };
+            getPresetManager(api: string): { writePresetExtensionField(options: { name: string; path: string; value: unknown }): Promise<void> };
+        };
+        const name = context.chatCompletionSettings.preset_settings_openai;
+        await context.getPresetManager('openai').writePresetExtensionField({ name, path: 'tauritavern.skills', value: payload });
+        return name;
+    }, { version: 1, items: [{ bundleFormat: 'inline-files-v1', files: [{ path: 'SKILL.md', encoding: 'utf-8', content: skillMd('preset-voice', 'The narrator voice this preset asks for.', 'Wry, brief, warm.') }] }] });
+    await openCharacter(page, 'default_Seraphina.png');
+    assert.equal(await offered(page), true);
+    assert.match(await page.locator(OFFER).innerText(), /preset-voice/);
+    await page.locator(`${OFFER} .popup-button-ok`).click();
+    await page.waitForFunction((name) => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string; scope: unknown }> } | undefined>;
+        return (settings.tavern_agent_skills?.index ?? []).some((line) => line.name === 'preset-voice' && JSON.stringify(line.scope) === JSON.stringify({ preset: name }));
+    }, preset);
+    assert.match(await visibleSkills(page), /preset-voice — The narrator voice/);
+    await page.context().close();
+});

@@ -1,0 +1,197 @@
+import { after, before, test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import type { Page } from 'playwright-core';
+import { openCharacter } from '../harness/browser';
+import { REPO_ROOT, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+
+/**
+ * The skill manager driven as a user drives it, against the real skill service (host/) in a real
+ * SillyTavern: import a zip through the file input (preview first), install, browse, view a file,
+ * re-import a changed version (a choice is required), replace, delete. Screenshots go to docs/.
+ */
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+/** Tall enough for the whole Skills section, so the screenshots show the manager rather than a scrolled slice. */
+const SHOT_HEIGHT = 1500;
+
+let session: TavernSession;
+
+before(async () => {
+    session = await startTavernSession();
+});
+
+after(async () => {
+    await session?.close();
+});
+
+const PLACES_V1 = '# Places\n\n- Eldoria: a forest city.\n- <b>Glade</b>: where Seraphina lives.\n';
+const PLACES_V2 = '# Places\n\n- Eldoria: a forest city, rebuilt.\n- <b>Glade</b>: where Seraphina lives.\n- Shore: new.\n';
+
+function skillZip(places: string): Buffer {
+    return Buffer.from(
+        zipSync({
+            'lore-keeper/SKILL.md': strToU8('---\nname: lore-keeper\ndescription: Keeps the world consistent. Read it before describing a known place.\n---\n# Lore keeper\n\nRead references/places.md first.\n'),
+            'lore-keeper/references/places.md': strToU8(places),
+            'lore-keeper/scripts/index.sh': strToU8('#!/bin/sh\necho "never run"\n'),
+            // Not UTF-8: a binary file, shown by its size only.
+            'lore-keeper/assets/dot.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe, 0x00, 0x81]),
+        }),
+    );
+}
+
+/** A page with a chat open, the panel open and the Skills section expanded; null when no skill service is wired yet. */
+async function openManager(viewport = DESKTOP) {
+    const opened = await session.open(viewport);
+    const { page } = opened;
+    await waitForExtension(page);
+    await openCharacter(page);
+    await page.click('#tavern_agent_button .drawer-icon');
+    await page.locator('aside.tavern-agent').waitFor();
+    if ((await page.locator('#tavern_agent_skills').count()) === 0) return { ...opened, ready: false as const };
+    await page.click('#tavern_agent_skills > summary');
+    await page.locator('[data-testid="skill-import"]').waitFor();
+    return { ...opened, ready: true as const };
+}
+
+async function importZip(page: Page, places: string): Promise<void> {
+    await page.setInputFiles('#tavern_agent_skill_import_files', { name: 'lore-keeper.zip', mimeType: 'application/zip', buffer: skillZip(places) });
+    await page.locator('[data-testid="skill-preview"][data-skill="lore-keeper"]').waitFor();
+}
+
+const preview = (page: Page) => page.locator('[data-testid="skill-preview"][data-skill="lore-keeper"]');
+const installed = (page: Page) => page.locator('[data-testid="skill-group"][data-scope="global"] [data-testid="skill-item"][data-skill="lore-keeper"]');
+
+async function openFile(page: Page, filePath: string): Promise<string> {
+    const item = installed(page);
+    if ((await item.locator('[data-testid="skill-body"]').count()) === 0) await item.locator('[data-testid="skill-toggle"]').click();
+    const file = item.locator(`[data-testid="skill-file"][data-path="${filePath}"]`);
+    // Choosing the open file again would close it.
+    if ((await file.getAttribute('aria-pressed')) !== 'true') await file.click();
+    const viewer = item.locator(`[data-testid="skill-viewer"][data-path="${filePath}"]`);
+    await viewer.locator('[data-testid="skill-file-text"]').waitFor();
+    // textContent: the file's exact text, as the <pre> holds it.
+    return (await viewer.locator('[data-testid="skill-file-text"]').textContent()) ?? '';
+}
+
+async function listedGlobal(page: Page): Promise<string[]> {
+    return page.evaluate(async () => {
+        const api = globalThis.TavernAgent as unknown as { skills: { list(): Promise<Array<{ name: string; scope: unknown }>> } };
+        return (await api.skills.list()).filter((skill) => skill.scope === 'global').map((skill) => skill.name);
+    });
+}
+
+/** The manager fits the screen: nothing sticks out, no sideways scrolling; then a picture for docs/. */
+async function shoot(page: Page, width: number, file: string): Promise<void> {
+    await page.setViewportSize({ width, height: SHOT_HEIGHT });
+    await page.evaluate(() => document.querySelectorAll('#toast-container').forEach((toasts) => toasts.remove()));
+    const wide = await page.$$eval('aside.tavern-agent *', (elements) =>
+        elements.filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((el) => String(el.className || el.tagName)),
+    );
+    assert.deepEqual(wide, [], `${file}: nothing sticks out of the screen`);
+    assert.equal(await page.locator('aside.tavern-agent').evaluate((el) => el.scrollWidth > el.clientWidth), false, `${file}: no sideways scrolling`);
+    await page.locator('#tavern_agent_skills').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: path.join(REPO_ROOT, 'docs', file) });
+}
+
+function awaitingHost(t: TestContext): void {
+    t.skip('no skill service is wired into the panel yet (src/index.ts, from the skills-host branch)');
+}
+
+test('import a zip with a preview, browse and view it, replace a changed version by choice, delete it', async (t) => {
+    const { page, pageErrors, ready } = await openManager();
+    if (!ready) {
+        awaitingHost(t);
+        await page.context().close();
+        return;
+    }
+
+    // A new skill: the preview comes first, nothing is installed until Install.
+    await importZip(page, PLACES_V1);
+    assert.equal(await preview(page).getAttribute('data-conflict'), 'new');
+    assert.match(await preview(page).innerText(), /Keeps the world consistent/);
+    assert.equal(await page.locator('[data-testid="skill-choice"]').count(), 0, 'a new skill needs no choice');
+    assert.deepEqual(await listedGlobal(page), [], 'the preview installed nothing');
+    await page.click('[data-testid="skill-install"]');
+    await page.locator('[data-testid="skill-result"][data-skill="lore-keeper"][data-action="installed"]').waitFor();
+
+    // Listed under Global, with its file tree; a file opens as text (markup shown literally); scripts are marked.
+    await installed(page).waitFor();
+    assert.match(await page.locator('[data-testid="skill-group"][data-scope="global"] h5').innerText(), /Global/);
+    await installed(page).locator('[data-testid="skill-toggle"]').click();
+    const tree = installed(page).locator('[data-testid="skill-tree"]');
+    const paths = await tree.locator('[data-testid="skill-file"]').evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-path')));
+    assert.deepEqual([...paths].sort(), ['SKILL.md', 'assets/dot.png', 'references/places.md', 'scripts/index.sh']);
+    assert.equal(await tree.locator('[data-testid="skill-script-badge"]').count(), 1, 'the script is marked stored only');
+    await tree.locator('[data-testid="skill-file"][data-path="assets/dot.png"]').click();
+    assert.match(await installed(page).locator('[data-testid="skill-file-binary"]').innerText(), /binary, 12 bytes/);
+    assert.equal(await openFile(page, 'references/places.md'), PLACES_V1);
+    assert.equal(await page.locator('aside.tavern-agent b').count(), 0, 'no element is made from the file');
+    assert.deepEqual(await listedGlobal(page), ['lore-keeper']);
+
+    // A changed version: `different` needs a decision; Install stays disabled until it is made.
+    await importZip(page, PLACES_V2);
+    assert.equal(await preview(page).getAttribute('data-conflict'), 'different');
+    const install = page.locator('[data-testid="skill-install"]');
+    assert.equal(await install.isDisabled(), true, 'no default: Install waits for skip or replace');
+    assert.equal(await preview(page).locator('input[type="radio"]:checked').count(), 0, 'nothing is chosen for the user');
+    await preview(page).locator('input[data-choice="replace"]').check();
+    assert.equal(await install.isEnabled(), true);
+
+    await shoot(page, DESKTOP.width, 'skills-desktop.png');
+    await shoot(page, PHONE.width, 'skills-phone.png');
+    await page.setViewportSize(DESKTOP);
+
+    await install.click();
+    await page.locator('[data-testid="skill-result"][data-skill="lore-keeper"][data-action="replaced"]').waitFor();
+    assert.equal(await openFile(page, 'references/places.md'), PLACES_V2, 'the new version is installed');
+    assert.equal(await page.locator('[data-testid="skill-item"][data-skill="lore-keeper"]').count(), 1, 'replaced, never installed twice or renamed');
+
+    // Delete asks first, then the skill is gone from the list and from the service.
+    await installed(page).locator('[data-testid="skill-delete"]').click();
+    await page.locator('dialog[open] .popup-button-ok').click();
+    await installed(page).waitFor({ state: 'detached' });
+    assert.deepEqual(await listedGlobal(page), []);
+    assert.deepEqual(pageErrors, []);
+    await page.context().close();
+});
+
+test('install into this character, see who sees it, move it to Global, export the selection as a zip', async (t) => {
+    const { page, pageErrors, ready } = await openManager();
+    if (!ready) {
+        awaitingHost(t);
+        await page.context().close();
+        return;
+    }
+    await page.selectOption('#tavern_agent_skill_target', 'character:default_Seraphina.png');
+    await importZip(page, PLACES_V1);
+    assert.equal(await preview(page).getAttribute('data-conflict'), 'new');
+    await page.click('[data-testid="skill-install"]');
+    await page.locator('[data-testid="skill-result"][data-skill="lore-keeper"][data-action="installed"]').waitFor();
+
+    const group = page.locator('[data-testid="skill-group"][data-scope="character:default_Seraphina.png"]');
+    assert.match(await group.locator('h5').innerText(), /Character Seraphina/);
+    const item = group.locator('[data-testid="skill-item"][data-skill="lore-keeper"]');
+    await item.locator('[data-testid="skill-toggle"]').click();
+    await item.locator('[data-testid="skill-seen-by"] code', { hasText: 'writer' }).waitFor();
+    assert.equal(await item.locator('[data-testid="skill-export-owner"]').innerText(), 'Export to card', 'the open character can carry it');
+
+    await item.locator('[data-testid="skill-move-target"]').selectOption('global');
+    await item.locator('[data-testid="skill-move"]').click();
+    await installed(page).waitFor();
+    assert.equal(await group.count(), 0, 'nothing is left in the character scope');
+    assert.deepEqual(await listedGlobal(page), ['lore-keeper']);
+
+    await installed(page).locator('[data-testid="skill-select"]').check();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="skill-export-selected"]')]);
+    assert.equal(download.suggestedFilename(), 'lore-keeper.zip');
+
+    await installed(page).locator('[data-testid="skill-toggle"]').click();
+    await installed(page).locator('[data-testid="skill-delete"]').click();
+    await page.locator('dialog[open] .popup-button-ok').click();
+    await installed(page).waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+    await page.context().close();
+});
