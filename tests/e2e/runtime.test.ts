@@ -44,7 +44,10 @@ test('a run using all seven workspace tools commits exactly one clean reply', as
 
     const requests = session.mock.generations();
     assert.equal(requests.length, 6);
-    assert.deepEqual(offeredTools(requests[0]!), [...WORKSPACE_ALIASES, 'chat_read_messages', 'chat_search', 'worldinfo_read_activated'].sort());
+    assert.deepEqual(
+        offeredTools(requests[0]!),
+        [...WORKSPACE_ALIASES, 'agent_await', 'agent_delegate', 'agent_list', 'chat_read_messages', 'chat_search', 'skill_list', 'skill_read', 'skill_search', 'worldinfo_read_activated'].sort(),
+    );
     // Each request carries one result for every call made so far, answering those calls in order.
     const called: string[] = [];
     requests.forEach((request, i) => {
@@ -156,7 +159,7 @@ test('a tool the profile does not allow, an unknown tool and non-JSON arguments 
             call('dice_roll', { formula: '1d6' }),
             call('no_such_tool', {}),
             { name: 'workspace_write_file', arguments: '{"path": "output/main.md", "content": ' },
-            call('workspace_read_file', { path: 'output/main.md', max_chars: 80001 }),
+            call('workspace_list_files', { depth: 9 }),
         ),
         calls(call('workspace_write_file', { path: 'output/main.md', content: 'Recovered.' }), call('workspace_commit', {}), call('workspace_finish', {})),
     );
@@ -165,7 +168,7 @@ test('a tool the profile does not allow, an unknown tool and non-JSON arguments 
     assert.match(shown[0]!.content, /^ERROR tool\.not_allowed:/);
     assert.match(shown[1]!.content, /^ERROR tool\.not_allowed:/);
     assert.match(shown[2]!.content, /^ERROR tool\.invalid_arguments:.*not valid JSON/);
-    assert.match(shown[3]!.content, /^ERROR tool\.invalid_arguments:/);
+    assert.match(shown[3]!.content, /^ERROR tool\.invalid_arguments: Invalid arguments for workspace_list_files: depth/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Recovered.');
     await page.context().close();
 });
