@@ -3,17 +3,16 @@
 // Run: node --import tsx --test tests/unit/run-loop.test.ts
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ModelReply, ModelRequest, WireMessage } from '../../src/contract/model';
+import type { ModelReply, WireMessage } from '../../src/contract/model';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import type { JournalEvent } from '../../src/contract/records';
-import { fail, ok, type Result } from '../../src/contract/result';
-import { RunInputSchema, type PrefixMessage, type RunInput, type RunOutcome } from '../../src/contract/run-input';
-import type { CommitRequest, HostBridge } from '../../src/contract/wire';
-import { createEventPump } from '../../src/engine/event-pump';
-import { runAgent } from '../../src/engine/run';
-import type { RunStorage } from '../../src/store/run-storage';
+import { fail, type Result } from '../../src/contract/result';
+import { RunInputSchema, type PrefixMessage, type RunInput } from '../../src/contract/run-input';
+import type { CommitRequest } from '../../src/contract/wire';
 import { ALL_TOOLS } from '../../src/tools/registry';
+import type { RunStorage } from '../../src/store/run-storage';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';
+import { rawCall, rawResponse, replyOf, runHarness, toolTurn, type Step } from '../fixtures/run-harness';
 
 /** Each `describe` below runs once per storage kind; `newStorage()` makes a fresh storage of that kind. */
 const { describe, newStorage } = suitesPerStorageKind();
@@ -21,35 +20,13 @@ const { describe, newStorage } = suitesPerStorageKind();
 // ---------------------------------------------------------------------------------------------------
 // Fakes
 
-type RawCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
+/** The shared fakes under their local names. */
+const call = rawCall;
+const raw = rawResponse;
 
-/** One tool call as an OpenAI-compatible backend sends it. Arguments given as an object are JSON-encoded. */
-function call(id: string, name: string, args: Record<string, unknown> | string = {}): RawCall {
-    return { id, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } };
-}
-
-/** An OpenAI-shaped raw response with text and/or tool calls. */
-function raw(content: string | null, calls: RawCall[] = []): unknown {
-    const message: Record<string, unknown> = { role: 'assistant', content };
-    if (calls.length > 0) message.tool_calls = calls;
-    return {
-        choices: [{ index: 0, message, finish_reason: calls.length > 0 ? 'tool_calls' : 'stop' }],
-        usage: { prompt_tokens: 100, completion_tokens: 20 },
-    };
-}
-
-const replyOf = (body: unknown): ModelReply => ({ ok: true, raw: body, durationMs: 3 });
-const tools = (...calls: RawCall[]): ModelReply => replyOf(raw(null, calls));
+const tools = toolTurn;
 const retryable = (status = 429): ModelReply => ({ ok: false, status, message: `HTTP ${status} from upstream`, aborted: false });
 
-/** One scripted model step: a reply, or a function of the request (to abort, inspect, …). */
-type Step = ModelReply | ((request: ModelRequest) => ModelReply | Promise<ModelReply>);
-
-interface RecordedRequest {
-    round: number;
-    messages: WireMessage[];
-    tools: ModelRequest['tools'];
-}
 
 interface HarnessOptions {
     script: Step[];
@@ -58,54 +35,8 @@ interface HarnessOptions {
     controller?: AbortController;
 }
 
-function harness(opts: HarnessOptions) {
-    const storage = opts.storage ?? newStorage();
-    const controller = opts.controller ?? new AbortController();
-    const requests: RecordedRequest[] = [];
-    const commits: CommitRequest[] = [];
-    const pushed: JournalEvent[] = [];
-    const script = [...opts.script];
-    const host: HostBridge = {
-        async requestModel(request) {
-            // The engine keeps appending to its message list: record what was sent, as comlink would copy it.
-            requests.push(structuredClone({ round: request.round, messages: request.messages, tools: request.tools }));
-            const step = script.shift();
-            if (step === undefined) return { ok: false, status: null, message: 'test script exhausted', aborted: false };
-            return typeof step === 'function' ? step(request) : step;
-        },
-        async commit(request) {
-            commits.push(structuredClone(request));
-            return opts.commit ? opts.commit(request) : ok({ messageId: 5 });
-        },
-        onEvents(events) {
-            pushed.push(...events);
-        },
-    };
-
-    async function run(input: RunInput, profile: Profile = input.profile): Promise<RunOutcome> {
-        const outcome = await runAgent({ ...input, profile }, {
-            storage,
-            host,
-            tools: ALL_TOOLS,
-            sink: createEventPump((events) => host.onEvents(events)),
-            signal: controller.signal,
-            now: () => 1_700_000_000_000,
-        });
-        // The pump delivers in a microtask; let the last burst arrive.
-        await new Promise((resolve) => setImmediate(resolve));
-        return outcome;
-    }
-
-    async function journal(runId: string): Promise<JournalEvent[]> {
-        return storage.listEvents(runId);
-    }
-
-    async function files(runId: string): Promise<Map<string, string>> {
-        return new Map((await storage.listFiles(runId)).map((file) => [file.path, file.content]));
-    }
-
-    return { storage, controller, requests, commits, pushed, run, journal, files, scriptLeft: () => script.length };
-}
+/** The shared scripted host, on the storage kind of the suite being run. */
+const harness = (opts: HarnessOptions) => runHarness({ ...opts, storage: opts.storage ?? newStorage() });
 
 const CHAT = {
     chatId: 'Alice - 2024-05-01@12h00m00s',

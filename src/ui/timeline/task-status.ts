@@ -1,4 +1,5 @@
 import { t } from '../../i18n/t';
+import { stateLabel } from './format';
 import { END_STATES, type RunSummary, type TaskCounts, type TaskInfo } from './rows';
 
 /**
@@ -30,19 +31,9 @@ export function taskCountsText(summary: RunSummary): string {
     return parts.join(' · ');
 }
 
+/** A task's states are run states by name (running, completed, failed, cancelled, interrupted). */
 export function taskStatusLabel(status: ShownTaskStatus): string {
-    switch (status) {
-        case 'running':
-            return t`running`;
-        case 'completed':
-            return t`completed`;
-        case 'failed':
-            return t`failed`;
-        case 'cancelled':
-            return t`cancelled`;
-        case 'interrupted':
-            return t`interrupted`;
-    }
+    return stateLabel(status);
 }
 
 export interface TaskFigures {
