@@ -68,7 +68,7 @@ export function registerSlashCommands(): void {
             name: 'agent',
             callback: (_named, unnamed) => runAgentCommand(String(unnamed ?? '')),
             returns: 'JSON status of Agent Mode in this chat',
-            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat.`,
+            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat; <code>/agent skills</code> lists the skills a run in this chat would see.`,
             unnamedArgumentList: [
                 context.SlashCommandArgument.fromProps({
                     description: 'on, off, status, stop, or profile <id>',
