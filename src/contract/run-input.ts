@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MemoryPayloadSchema } from './memory';
 import { ProfileSchema } from './profile';
 import { RunSkillSchema } from './skills';
 
@@ -26,6 +27,8 @@ export const PrefixMessageSchema = z.object({
     hidden: z.boolean(),
     /** The run that committed this message, if an agent did. */
     agentRunId: z.string().nullable(),
+    /** The memory (persist/) that run left, as the message carries it; absent when it carries none. */
+    memory: MemoryPayloadSchema.optional(),
 });
 export type PrefixMessage = z.infer<typeof PrefixMessageSchema>;
 

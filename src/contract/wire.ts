@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { MemoryPayload } from './memory';
 import type { ModelReply, ModelRequest } from './model';
 import type { JournalEvent, RunRecord } from './records';
 import type { Result } from './result';
@@ -48,6 +49,11 @@ export interface HostBridge {
     abortModelRequest?(requestId: string): void;
     /** Writes text into the run's chat (identity checked again first). */
     commit(request: CommitRequest): Promise<Result<{ messageId: number }>>;
+    /**
+     * Writes the memory a finished run promoted into the message it committed (its current swipe), and saves
+     * the chat. Over MEMORY_MAX_BYTES nothing is written and the user is told. Test fakes may omit it.
+     */
+    attachMemory?(request: { runId: string; memory: MemoryPayload }): Promise<Result<{ stored: boolean; bytes: number }>>;
     /** Journal events as they are stored, in order. */
     onEvents(events: JournalEvent[]): void;
 }

@@ -5,12 +5,14 @@ import { storageFailure } from '../store/storage-failure';
 import type { Workspace } from '../workspace/workspace';
 import type { RunSession } from './run-session';
 import type { LoopEnd } from './stop-conditions';
+import type { MemoryBase } from './memory-base';
+import { encodeMemory, MEMORY_MAX_BYTES, memoryBytes } from '../contract/memory';
 
 /**
  * The run's successful end. persist/ reaches the chat only through an accepted workspace.finish (SPEC §3):
  * a run that stopped after its wrap-up turn keeps its committed reply, but not its memory changes.
  */
-export async function completeRun(session: RunSession, workspace: Workspace, end: LoopEnd): Promise<RunOutcome> {
+export async function completeRun(session: RunSession, workspace: Workspace, end: LoopEnd, base: MemoryBase): Promise<RunOutcome> {
     const { journal, record, input } = session;
     await session.setState('finishing');
     if (end.reason === 'finished') {
@@ -21,6 +23,7 @@ export async function completeRun(session: RunSession, workspace: Workspace, end
             throw storageFailure(error);
         }
         await journal.append('persist-promote', { files: Object.keys(persisted).length });
+        if (session.hasCommitted) await attachMemory(session, persisted, base);
         await journal.append('run-finish', { reason: end.note });
     } else {
         await journal.append('persist-skip', { reason: 'The run ended after its wrap-up turn without workspace.finish.' });
@@ -28,6 +31,33 @@ export async function completeRun(session: RunSession, workspace: Workspace, end
     }
     await session.setState('completed');
     return { runId: input.runId, state: 'completed', messageId: record.messageId, error: null };
+}
+
+const sameFiles = (a: Record<string, string>, b: Record<string, string>) =>
+    Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([path, content]) => b[path] === content);
+
+/**
+ * The memory travels with the chat (SPEC §4): written into the message this run committed, as the change
+ * against the memory it started from when the chat holds that base and the change is smaller. A failed or
+ * refused write never undoes the reply: the memory stays in this browser, and the journal says why.
+ */
+async function attachMemory(session: RunSession, files: Record<string, string>, base: MemoryBase): Promise<void> {
+    const { host } = session.deps;
+    if (!host.attachMemory) return;
+    if (base.inChat && sameFiles(files, base.files)) {
+        await session.journal.append('memory-attach', { stored: false, mode: 'unchanged', bytes: 0, reason: 'The memory did not change; an earlier message of the chat carries it.' });
+        return;
+    }
+    const memory = encodeMemory(files, base.inChat && base.runId ? { runId: base.runId, files: base.files } : null);
+    const mode = 'files' in memory ? 'full' : 'delta';
+    const bytes = memoryBytes(memory);
+    const result = await host.attachMemory({ runId: session.input.runId, memory });
+    const reason = !result.ok
+        ? result.error.message
+        : result.value.stored
+          ? null
+          : `The memory (${bytes} bytes) is over the ${MEMORY_MAX_BYTES} bytes a message may carry; it is kept in this browser only.`;
+    await session.journal.append('memory-attach', { stored: result.ok && result.value.stored, mode, bytes, reason });
 }
 
 /** Any failure ends here: the record first (the run must never look alive), then the journal, if it can. */

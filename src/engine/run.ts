@@ -16,12 +16,12 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
     const session = new RunSession(input, deps);
     let agent: AgentInvocation | null = null;
     try {
-        const workspace = await prepareRun(session);
+        const { workspace, memory } = await prepareRun(session);
         agent = createRootInvocation(session, workspace);
         await session.setState('running');
         const end = await runAgentLoop(agent);
         await agent.tasks?.closeAll('The run ended.');
-        return await completeRun(session, workspace, end);
+        return await completeRun(session, workspace, end, memory);
     } catch (error) {
         await agent?.tasks?.closeAll('The run ended.');
         return failRun(session, error);

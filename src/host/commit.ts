@@ -2,6 +2,8 @@ import type { ChatIdentity, GenerationType } from '../contract/run-input';
 import { fail, ok, type Result } from '../contract/result';
 import type { CommitRequest } from '../contract/wire';
 import { currentIdentity, sameChat } from './snapshot';
+import { MEMORY_MAX_BYTES, memoryBytes, type MemoryPayload } from '../contract/memory';
+import { t } from '../i18n/t';
 import { stContext, type ChatMessage } from './st-context';
 
 /** The marker a committed message carries in `extra`, so memory and history can find their run. */
@@ -22,12 +24,44 @@ function markerOf(message: ChatMessage | undefined): string | null {
     return marker && typeof marker === 'object' ? String((marker as { runId?: unknown }).runId ?? '') : null;
 }
 
-function mark(message: ChatMessage, runId: string): void {
-    message.extra = { ...(message.extra ?? {}), [MESSAGE_MARKER_KEY]: { runId } };
-    // SillyTavern restores `extra` from swipe_info when the user swipes back and forth.
+function mark(message: ChatMessage, marker: { runId: string; memory?: MemoryPayload }): void {
+    message.extra = { ...(message.extra ?? {}), [MESSAGE_MARKER_KEY]: marker };
+    // SillyTavern restores `extra` from swipe_info when the user swipes back and forth: each swipe keeps its own.
     const swipeInfo = (message as { swipe_info?: Array<{ extra?: Record<string, unknown> }> }).swipe_info;
     const info = message.swipe_id !== undefined ? swipeInfo?.[message.swipe_id] : undefined;
-    if (info) info.extra = { ...(info.extra ?? {}), [MESSAGE_MARKER_KEY]: { runId } };
+    if (info) info.extra = { ...(info.extra ?? {}), [MESSAGE_MARKER_KEY]: marker };
+}
+
+/**
+ * Writes a finished run's memory into the message it committed (SPEC §4: persist/ travels with the chat),
+ * then saves the chat. Only into the run's own message of the run's own chat; over the bound nothing is
+ * written and the user is told, the memory staying in this browser.
+ */
+export async function attachMemoryToChat(target: CommitTarget, runId: string, memory: MemoryPayload): Promise<Result<{ stored: boolean; bytes: number }>> {
+    const bytes = memoryBytes(memory);
+    if (bytes > MEMORY_MAX_BYTES) {
+        globalThis.toastr?.warning(t`The agent's memory (persist/) is too large to travel with the chat (over 256 KB). It is kept in this browser only.`);
+        return ok({ stored: false, bytes });
+    }
+    if (target.closed) return fail('host.commit_failed', 'The run was stopped; nothing more is written to the chat.');
+    if (target.messageId === null) return fail('host.commit_failed', 'The run has no message to carry its memory.');
+    let identity: ChatIdentity;
+    try {
+        identity = currentIdentity();
+    } catch {
+        return fail('host.chat_changed', 'The chat was closed before the agent could save its memory in it.');
+    }
+    if (!sameChat(identity, target.identity)) return fail('host.chat_changed', 'Another chat is open: the memory was not written into it.');
+    const context = stContext();
+    const message = context.chat[target.messageId];
+    if (!message || markerOf(message) !== runId) return fail('host.commit_failed', 'The message this run wrote was deleted or replaced; its memory was not written.');
+    try {
+        mark(message, { runId, memory });
+        await context.saveChat();
+        return ok({ stored: true, bytes });
+    } catch (error) {
+        return fail('host.commit_failed', 'SillyTavern could not save the memory.', error instanceof Error ? error.message : String(error));
+    }
 }
 
 /**
@@ -53,7 +87,7 @@ export async function commitToChat(target: CommitTarget, request: CommitRequest)
             const messageId = context.chat.length - 1;
             const message = context.chat[messageId]!;
             if (message.swipes && message.swipe_id !== undefined) message.swipes[message.swipe_id] = message.mes;
-            mark(message, request.runId);
+            mark(message, { runId: request.runId });
             target.messageId = messageId;
         } else {
             const message = context.chat[target.messageId];

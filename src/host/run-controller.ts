@@ -4,7 +4,7 @@ import type { ErrorCode } from '../contract/errors';
 import type { RunObserver } from '../contract/run-observer';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
-import { commitToChat, type CommitTarget } from './commit';
+import { attachMemoryToChat, commitToChat, type CommitTarget } from './commit';
 import { t } from '../i18n/t';
 import { routeModel } from './model-route';
 import { createModelRequests } from './model-requests';
@@ -80,6 +80,7 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
             requestModel: models.requestModel,
             abortModelRequest: models.abortModelRequest,
             commit: (request) => commitToChat(target, request),
+            attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
             onEvents: (events) => {
                 const last = [...events].reverse().find((event) => event.type === 'run-state');
                 if (active && last) active.state = (last.payload as { to: string }).to;

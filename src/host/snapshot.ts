@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../contract/errors';
+import { MemoryPayloadSchema, type MemoryPayload } from '../contract/memory';
 import type { ChatIdentity, GenerationType, PrefixMessage, RunRequest } from '../contract/run-input';
 import type { Profile } from '../contract/profile';
 import type { ChatMessage } from './st-context';
@@ -32,6 +33,15 @@ function textOf(content: unknown): string {
             .join('\n');
     }
     return '';
+}
+
+/** The memory a message carries, if it is well-formed (a hand-edited or foreign marker is ignored, never trusted). */
+function memoryOf(message: ChatMessage): { memory: MemoryPayload } | Record<string, never> {
+    const marker = message.extra?.tavern_agent;
+    const raw = marker && typeof marker === 'object' ? (marker as { memory?: unknown }).memory : undefined;
+    if (raw === undefined) return {};
+    const parsed = MemoryPayloadSchema.safeParse(raw);
+    return parsed.success ? { memory: parsed.data } : {};
 }
 
 function agentRunIdOf(message: ChatMessage): string | null {
@@ -85,6 +95,7 @@ export async function captureRunInput(
         text: message.mes ?? '',
         hidden: Boolean(message.is_system),
         agentRunId: agentRunIdOf(message),
+        ...memoryOf(message),
     }));
 
     let prompt: PromptMessage[] | null = null;

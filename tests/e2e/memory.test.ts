@@ -1,0 +1,246 @@
+// Issue 14 §1: the chat's memory (persist/) travels with the chat, in the `extra` of the message a run
+// committed (per swipe), so a second device or cleared site data (a fresh browser context = a fresh
+// IndexedDB) starts its next run from it; a memory over the bound still commits, warns and stays local.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { openCharacter, sendMessage } from '../harness/browser';
+import { call, calls, chatLines, openAgentChat, toolResults } from '../harness/agent';
+import { startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+
+/** What a message's `extra.tavern_agent.memory` holds (issue 14): the files in full, or a delta on an earlier agent message. */
+interface Memory {
+    v: number;
+    files?: Record<string, string>;
+    base?: string;
+    changed?: Record<string, string>;
+    removed?: string[];
+}
+
+/** One chat message as far as memory goes: its marker, and the marker of every swipe. */
+interface MemoryLine {
+    is_user: boolean;
+    mes: string;
+    marker: { runId?: string; memory?: Memory } | null;
+    swipeId: number | null;
+    swipeMarkers: Array<{ runId?: string; memory?: Memory } | null>;
+}
+
+let session: TavernSession;
+
+before(async () => {
+    session = await startTavernSession();
+});
+
+after(async () => {
+    await session?.close();
+});
+
+async function memoryLines(page: Page): Promise<MemoryLine[]> {
+    return page.evaluate(() =>
+        SillyTavern!.getContext().chat.map((m) => {
+            const info = (m as { swipe_info?: Array<{ extra?: Record<string, unknown> } | undefined> }).swipe_info;
+            return {
+                is_user: m.is_user,
+                mes: m.mes,
+                marker: (m.extra?.tavern_agent as MemoryLine['marker'] | undefined) ?? null,
+                swipeId: typeof m.swipe_id === 'number' ? m.swipe_id : null,
+                swipeMarkers: Array.isArray(info) ? info.map((i) => (i?.extra?.tavern_agent as MemoryLine['marker'] | undefined) ?? null) : [],
+            };
+        }),
+    );
+}
+
+/**
+ * The persist/ files a run's marker stands for, resolved from the chat alone (as a device without a cache
+ * must): full files as they are, a delta applied onto the state of the run it names as its base.
+ */
+function resolveMemory(lines: MemoryLine[], runId: string, seen: string[] = []): Record<string, string> {
+    assert.ok(!seen.includes(runId), `a memory delta chain loops: ${[...seen, runId].join(' → ')}`);
+    const markers = lines.flatMap((line) => [line.marker, ...line.swipeMarkers]).filter((m) => m?.runId === runId && m.memory);
+    assert.ok(markers.length > 0, `the chat holds the memory of run ${runId}`);
+    const memory = markers[0]!.memory!;
+    assert.equal(memory.v, 1);
+    if (memory.files) return { ...memory.files };
+    assert.ok(memory.base, `run ${runId}'s memory is either full files or a delta with a base: ${JSON.stringify(memory)}`);
+    const state = resolveMemory(lines, memory.base, [...seen, runId]);
+    for (const removed of memory.removed ?? []) delete state[removed];
+    return { ...state, ...(memory.changed ?? {}) };
+}
+
+/** The chat as SillyTavern saved it on the server: the file that travels to other devices and into exports. */
+function savedChat(chatId: string): Array<{ is_user?: boolean; mes?: string; extra?: { tavern_agent?: { runId?: string; memory?: Memory } } }> {
+    const chats = path.join(session.st.userDir, 'chats');
+    const file = readdirSync(chats, { recursive: true, encoding: 'utf8' }).find((name) => path.basename(name) === `${chatId}.jsonl`);
+    assert.ok(file, `SillyTavern saved ${chatId}.jsonl`);
+    return readFileSync(path.join(chats, file), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim())
+        .slice(1) // the header line holds the chat's metadata
+        .map((line) => JSON.parse(line));
+}
+
+/** Waits until neither SillyTavern nor the agent is busy (a swipe or regenerate has no sendMessage to wait on). */
+async function waitForIdle(page: Page): Promise<void> {
+    await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
+}
+
+/** "Another device of the same user": a fresh browser context (fresh IndexedDB) that opens an existing chat. */
+async function openOnAnotherDevice(chatId: string, messages: number): Promise<Page> {
+    const { page } = await session.open();
+    await waitForExtension(page);
+    await openCharacter(page);
+    await page.evaluate((id) => SillyTavern!.getContext().openCharacterChat(id), chatId);
+    await page.waitForFunction(
+        ([id, n]) => SillyTavern!.getContext().getCurrentChatId() === id && SillyTavern!.getContext().chat.length === n,
+        [chatId, messages] as const,
+        { timeout: 30_000 },
+    );
+    assert.equal(await page.evaluate(() => globalThis.TavernAgent!.status().enabled), true, 'Agent Mode is on: it lives in the chat');
+    return page;
+}
+
+/** A run's closing turn: the reply, committed, and the run finished. */
+function reply(text: string) {
+    return calls(call('workspace_write_file', { path: 'output/main.md', content: text }), call('workspace_commit', {}), call('workspace_finish', {}));
+}
+
+/** The result the model was shown, in the given request of the current run, for its one call of `name`. */
+function shownResult(request: number, name: string): string {
+    const found = toolResults(session.mock.generations()[request]!).filter((r) => r.name === name);
+    assert.equal(found.length, 1, `request ${request + 1} carries one ${name} result`);
+    return found[0]!.content;
+}
+
+// The first three tests follow one chat across two devices, in order: A writes the memory, B reads it and
+// adds to it, then B swipes. Each sets up what the next needs before asserting, so a failure in one still
+// lets the next say what it sees.
+let chatId = '';
+let deviceB: Page | undefined;
+
+test('device A: a run that writes persist/notes.md leaves it in the extra of the message it committed, in the saved chat too', async () => {
+    const page = await openAgentChat(session, { panel: false });
+    chatId = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
+    session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/notes.md', content: 'The bridge fell.' })), reply('I will remember the bridge.'));
+    await sendMessage(page, 'Remember: the bridge fell.');
+    await waitForIdle(page);
+
+    const lines = await memoryLines(page);
+    assert.equal(lines.length, 3, 'the greeting, the user message and one reply');
+    const last = lines.at(-1)!;
+    assert.equal(last.is_user, false);
+    assert.equal(last.mes, 'I will remember the bridge.');
+    assert.ok(last.marker?.runId, 'the reply carries its run id');
+    // The chat's first agent message has nothing to be a delta of: the files in full.
+    assert.deepEqual(last.marker!.memory, { v: 1, files: { 'persist/notes.md': 'The bridge fell.' } });
+    assert.deepEqual(last.swipeMarkers[last.swipeId ?? 0], last.marker, "the current swipe's swipe_info carries the same marker");
+
+    const saved = savedChat(chatId).at(-1)!;
+    assert.equal(saved.mes, 'I will remember the bridge.');
+    assert.deepEqual(saved.extra?.tavern_agent, last.marker, "the chat file on the server carries the memory");
+    await page.context().close();
+});
+
+test('device B (fresh IndexedDB): the next run in the same chat reads the memory A wrote', async () => {
+    assert.ok(chatId, 'the first test made the chat');
+    deviceB = await openOnAnotherDevice(chatId, 3);
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_read_file', { path: 'persist/notes.md' })), reply('The bridge is gone.'));
+    await sendMessage(deviceB, 'What do you remember?');
+    await waitForIdle(deviceB);
+
+    const read = shownResult(1, 'workspace_read_file');
+    assert.doesNotMatch(read, /^ERROR/, 'not workspace.file_not_found');
+    assert.match(read, /The bridge fell\./);
+    const lines = await chatLines(deviceB);
+    assert.equal(lines.length, 5);
+    assert.equal(lines.at(-1)!.mes, 'The bridge is gone.');
+    // A run that left persist/ as it was still leaves the chat able to say what its memory is.
+    const memory = await memoryLines(deviceB);
+    assert.deepEqual(resolveMemory(memory, memory.at(-1)!.marker!.runId!), { 'persist/notes.md': 'The bridge fell.' });
+});
+
+test('device B: a run appends to the memory; a swipe of that reply starts from the memory before it', async () => {
+    assert.ok(deviceB, 'the second test opened the chat on device B');
+    const page = deviceB;
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/notes.md', content: '\nThe ferry sank.', mode: 'append' })), reply('Noted: the ferry.'));
+    await sendMessage(page, 'Remember: the ferry sank.');
+    await waitForIdle(page);
+    const afterAppend = await memoryLines(page);
+    assert.equal(afterAppend.length, 7);
+    const appended = afterAppend.at(-1)!;
+    assert.equal(appended.mes, 'Noted: the ferry.');
+    assert.deepEqual(resolveMemory(afterAppend, appended.marker!.runId!), { 'persist/notes.md': 'The bridge fell.\nThe ferry sank.' });
+
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_read_file', { path: 'persist/notes.md' })), reply('Only the bridge.'));
+    await page.locator('#chat .mes').last().locator('.swipe_right').click();
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'Only the bridge.', undefined, { timeout: 30_000 });
+    await waitForIdle(page);
+
+    const read = shownResult(1, 'workspace_read_file');
+    assert.doesNotMatch(read, /^ERROR/);
+    assert.match(read, /The bridge fell\./);
+    assert.doesNotMatch(read, /The ferry sank\./, "the swiped reply's memory is not the swipe's starting point");
+
+    const lines = await memoryLines(page);
+    assert.equal(lines.length, 7, 'a swipe adds no message');
+    const swiped = lines.at(-1)!;
+    assert.equal(swiped.swipeId, 1);
+    assert.notEqual(swiped.marker?.runId, appended.marker?.runId, 'the swipe belongs to its own run');
+    assert.deepEqual(swiped.swipeMarkers[1], swiped.marker, "the new swipe's swipe_info carries the same marker");
+    assert.deepEqual(resolveMemory(lines, swiped.marker!.runId!), { 'persist/notes.md': 'The bridge fell.' });
+    // Every branch keeps its own memory: the first swipe still holds the ferry.
+    assert.equal(swiped.swipeMarkers[0]?.runId, appended.marker!.runId);
+    assert.deepEqual(resolveMemory(lines, appended.marker!.runId!), { 'persist/notes.md': 'The bridge fell.\nThe ferry sank.' });
+    await page.context().close();
+    deviceB = undefined;
+});
+
+test('a memory over 256 KB: the run commits, a warning is shown, the message carries no memory, and the next run here still reads it', async () => {
+    const page = await openAgentChat(session, { panel: false });
+    const ending = 'END-OF-THE-LEDGER';
+    const big = 'x'.repeat(300_000 - ending.length) + ending;
+    // Every warning toast shown from now on, with its text (toasts fade, so they are caught as they appear).
+    await page.evaluate(() => {
+        const seen: string[] = [];
+        (globalThis as { memoryTestWarnings?: string[] }).memoryTestWarnings = seen;
+        new MutationObserver((records) => {
+            for (const record of records) {
+                for (const node of record.addedNodes) {
+                    if (!(node instanceof HTMLElement)) continue;
+                    const toasts = node.matches('#toast-container .toast-warning') ? [node] : [...node.querySelectorAll('#toast-container .toast-warning')];
+                    for (const toast of toasts) seen.push(toast.textContent ?? '');
+                }
+            }
+        }).observe(document.body, { childList: true, subtree: true });
+    });
+
+    session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/ledger.md', content: big })), reply('The ledger is written.'));
+    await sendMessage(page, 'Write the whole ledger down.');
+    await waitForIdle(page);
+    await page.waitForFunction(() => ((globalThis as { memoryTestWarnings?: string[] }).memoryTestWarnings ?? []).length > 0, undefined, { timeout: 10_000 });
+    const warnings = await page.evaluate(() => (globalThis as { memoryTestWarnings?: string[] }).memoryTestWarnings ?? []);
+    assert.equal(warnings.length, 1, `one warning: ${JSON.stringify(warnings)}`);
+
+    const lines = await memoryLines(page);
+    assert.equal(lines.length, 3);
+    const last = lines.at(-1)!;
+    assert.equal(last.mes, 'The ledger is written.', 'the run committed its reply');
+    assert.ok(last.marker?.runId, 'the reply carries its run id');
+    assert.equal(last.marker!.memory, undefined, 'no memory in the message');
+    assert.equal(last.swipeMarkers[last.swipeId ?? 0]?.memory, undefined, 'nor in its swipe_info');
+
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_read_file', { path: 'persist/ledger.md', start_char: 300_000 - ending.length })), reply('Still here.'));
+    await sendMessage(page, 'How does the ledger end?');
+    await waitForIdle(page);
+    const read = shownResult(1, 'workspace_read_file');
+    assert.doesNotMatch(read, /^ERROR/, 'the memory kept in this browser is still there');
+    assert.match(read, /END-OF-THE-LEDGER/);
+    assert.equal((await chatLines(page)).at(-1)!.mes, 'Still here.');
+    await page.context().close();
+});
