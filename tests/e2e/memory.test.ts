@@ -53,21 +53,39 @@ async function memoryLines(page: Page): Promise<MemoryLine[]> {
     );
 }
 
+/** The marker a message shows: its current one, or that of one of its swipes. */
+function markerAt(line: MemoryLine, swipe?: number): MemoryLine['marker'] {
+    return swipe === undefined ? line.marker : (line.swipeMarkers[swipe] ?? null);
+}
+
 /**
- * The persist/ files a run's marker stands for, resolved from the chat alone (as a device without a cache
- * must): full files as they are, a delta applied onto the state of the run it names as its base.
+ * The persist/ files a run starting after message `index` (as shown, or showing swipe `swipe`) gets from
+ * the chat alone, as a device without any cache must: the newest agent message at or before it whose
+ * memory resolves, a delta applied onto the memory of the earlier message it names as its base. A message
+ * whose run left the memory unchanged may carry none: the one before it then speaks for it.
  */
-function resolveMemory(lines: MemoryLine[], runId: string, seen: string[] = []): Record<string, string> {
-    assert.ok(!seen.includes(runId), `a memory delta chain loops: ${[...seen, runId].join(' → ')}`);
-    const markers = lines.flatMap((line) => [line.marker, ...line.swipeMarkers]).filter((m) => m?.runId === runId && m.memory);
-    assert.ok(markers.length > 0, `the chat holds the memory of run ${runId}`);
-    const memory = markers[0]!.memory!;
-    assert.equal(memory.v, 1);
-    if (memory.files) return { ...memory.files };
-    assert.ok(memory.base, `run ${runId}'s memory is either full files or a delta with a base: ${JSON.stringify(memory)}`);
-    const state = resolveMemory(lines, memory.base, [...seen, runId]);
-    for (const removed of memory.removed ?? []) delete state[removed];
-    return { ...state, ...(memory.changed ?? {}) };
+function chatMemoryAt(lines: MemoryLine[], index: number, swipe?: number): Record<string, string> {
+    const resolve = (at: number, marker: MemoryLine['marker'], chain: string[]): Record<string, string> | null => {
+        const memory = marker?.memory;
+        if (!memory) return null;
+        assert.equal(memory.v, 1);
+        if (memory.files) return { ...memory.files };
+        assert.ok(memory.base, `a memory is either full files or a delta with a base: ${JSON.stringify(memory)}`);
+        assert.ok(!chain.includes(memory.base), `a memory delta chain loops: ${[...chain, memory.base].join(' → ')}`);
+        const baseAt = lines.findIndex((line, i) => i < at && line.marker?.runId === memory.base);
+        assert.ok(baseAt >= 0, `the base of run ${marker.runId}'s delta (run ${memory.base}) is an earlier message of the chat`);
+        const base = resolve(baseAt, lines[baseAt]!.marker, [...chain, memory.base]);
+        assert.ok(base, `the base of run ${marker.runId}'s delta (run ${memory.base}) carries its memory in the chat`);
+        for (const removed of memory.removed ?? []) delete base[removed];
+        return { ...base, ...(memory.changed ?? {}) };
+    };
+    for (let i = index; i >= 0; i -= 1) {
+        const marker = i === index ? markerAt(lines[i]!, swipe) : lines[i]!.marker;
+        if (!marker?.runId) continue;
+        const found = resolve(i, marker, [marker.runId]);
+        if (found) return found;
+    }
+    return {};
 }
 
 /** The chat as SillyTavern saved it on the server: the file that travels to other devices and into exports. */
@@ -157,9 +175,9 @@ test('device B (fresh IndexedDB): the next run in the same chat reads the memory
     const lines = await chatLines(deviceB);
     assert.equal(lines.length, 5);
     assert.equal(lines.at(-1)!.mes, 'The bridge is gone.');
-    // A run that left persist/ as it was still leaves the chat able to say what its memory is.
+    // A run that left persist/ as it was may write nothing, but the chat still says what its memory is.
     const memory = await memoryLines(deviceB);
-    assert.deepEqual(resolveMemory(memory, memory.at(-1)!.marker!.runId!), { 'persist/notes.md': 'The bridge fell.' });
+    assert.deepEqual(chatMemoryAt(memory, memory.length - 1), { 'persist/notes.md': 'The bridge fell.' });
 });
 
 test('device B: a run appends to the memory; a swipe of that reply starts from the memory before it', async () => {
@@ -173,7 +191,8 @@ test('device B: a run appends to the memory; a swipe of that reply starts from t
     assert.equal(afterAppend.length, 7);
     const appended = afterAppend.at(-1)!;
     assert.equal(appended.mes, 'Noted: the ferry.');
-    assert.deepEqual(resolveMemory(afterAppend, appended.marker!.runId!), { 'persist/notes.md': 'The bridge fell.\nThe ferry sank.' });
+    assert.ok(appended.marker?.memory, 'a run that changed the memory writes it into its message');
+    assert.deepEqual(chatMemoryAt(afterAppend, afterAppend.length - 1), { 'persist/notes.md': 'The bridge fell.\nThe ferry sank.' });
 
     session.mock.reset();
     session.mock.enqueue(calls(call('workspace_read_file', { path: 'persist/notes.md' })), reply('Only the bridge.'));
@@ -192,10 +211,10 @@ test('device B: a run appends to the memory; a swipe of that reply starts from t
     assert.equal(swiped.swipeId, 1);
     assert.notEqual(swiped.marker?.runId, appended.marker?.runId, 'the swipe belongs to its own run');
     assert.deepEqual(swiped.swipeMarkers[1], swiped.marker, "the new swipe's swipe_info carries the same marker");
-    assert.deepEqual(resolveMemory(lines, swiped.marker!.runId!), { 'persist/notes.md': 'The bridge fell.' });
+    assert.deepEqual(chatMemoryAt(lines, lines.length - 1), { 'persist/notes.md': 'The bridge fell.' });
     // Every branch keeps its own memory: the first swipe still holds the ferry.
-    assert.equal(swiped.swipeMarkers[0]?.runId, appended.marker!.runId);
-    assert.deepEqual(resolveMemory(lines, appended.marker!.runId!), { 'persist/notes.md': 'The bridge fell.\nThe ferry sank.' });
+    assert.deepEqual(swiped.swipeMarkers[0], appended.marker);
+    assert.deepEqual(chatMemoryAt(lines, lines.length - 1, 0), { 'persist/notes.md': 'The bridge fell.\nThe ferry sank.' });
     await page.context().close();
     deviceB = undefined;
 });
@@ -207,14 +226,13 @@ test('a memory over 256 KB: the run commits, a warning is shown, the message car
     // Every warning toast shown from now on, with its text (toasts fade, so they are caught as they appear).
     await page.evaluate(() => {
         const seen: string[] = [];
+        const counted = new WeakSet<Element>(); // a toast added with its new container is reported twice
         (globalThis as { memoryTestWarnings?: string[] }).memoryTestWarnings = seen;
-        new MutationObserver((records) => {
-            for (const record of records) {
-                for (const node of record.addedNodes) {
-                    if (!(node instanceof HTMLElement)) continue;
-                    const toasts = node.matches('#toast-container .toast-warning') ? [node] : [...node.querySelectorAll('#toast-container .toast-warning')];
-                    for (const toast of toasts) seen.push(toast.textContent ?? '');
-                }
+        new MutationObserver(() => {
+            for (const toast of document.querySelectorAll('#toast-container .toast-warning')) {
+                if (counted.has(toast)) continue;
+                counted.add(toast);
+                seen.push(toast.textContent ?? '');
             }
         }).observe(document.body, { childList: true, subtree: true });
     });
@@ -225,6 +243,8 @@ test('a memory over 256 KB: the run commits, a warning is shown, the message car
     await page.waitForFunction(() => ((globalThis as { memoryTestWarnings?: string[] }).memoryTestWarnings ?? []).length > 0, undefined, { timeout: 10_000 });
     const warnings = await page.evaluate(() => (globalThis as { memoryTestWarnings?: string[] }).memoryTestWarnings ?? []);
     assert.equal(warnings.length, 1, `one warning: ${JSON.stringify(warnings)}`);
+    assert.match(warnings[0]!, /too large to travel with the chat \(over 256 KB\)/);
+    assert.match(warnings[0]!, /kept in this browser/);
 
     const lines = await memoryLines(page);
     assert.equal(lines.length, 3);
