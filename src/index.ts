@@ -4,7 +4,7 @@ import { commitDraft } from './host/commit-draft';
 import { connectionProfiles } from './host/connection-profiles';
 import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
-import { lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
+import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
 import { confirmAction, toasts } from './host/popup';
 import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
 import { createPublicApi } from './host/public-api';
@@ -61,6 +61,7 @@ const panelServices: PanelServices = {
     chat: {
         open: openChat,
         lastMessage,
+        agentReplies,
         generating: sillyTavernGenerating,
         regenerate: regenerateLastTurn,
         revealMessage,

@@ -1,4 +1,5 @@
 import { MESSAGE_MARKER_KEY } from './commit';
+import { MemoryPayloadSchema } from '../contract/memory';
 import { currentIdentity } from './snapshot';
 import { stContext } from './st-context';
 
@@ -22,6 +23,19 @@ export function lastMessage(): { index: number; isUser: boolean; runId: string |
     const marker = message.extra?.[MESSAGE_MARKER_KEY];
     const runId = marker && typeof marker === 'object' ? String((marker as { runId?: unknown }).runId ?? '') : null;
     return { index: chat.length - 1, isUser: Boolean(message.is_user), runId };
+}
+
+/** The open chat's agent replies (current swipes): where they are, their run, and the memory files they carry. */
+export function agentReplies(): Array<{ index: number; runId: string; memoryFiles: string[] }> {
+    return stContext().chat.flatMap((message, index) => {
+        const marker = message.extra?.[MESSAGE_MARKER_KEY];
+        if (!marker || typeof marker !== 'object') return [];
+        const { runId, memory } = marker as { runId?: unknown; memory?: unknown };
+        if (typeof runId !== 'string' || !runId) return [];
+        const parsed = MemoryPayloadSchema.safeParse(memory);
+        const memoryFiles = !parsed.success ? [] : 'files' in parsed.data ? Object.keys(parsed.data.files) : Object.keys(parsed.data.changed);
+        return [{ index, runId, memoryFiles: memoryFiles.sort() }];
+    });
 }
 
 /** True while SillyTavern generates (it marks the body with `data-generating`). */

@@ -2,6 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { t } from '../i18n/t';
 import { RunFiles } from './timeline/files';
 import { RunHistory } from './timeline/history';
+import { RemoteReplies } from './timeline/remote-replies';
 import { RunHeader } from './timeline/run-header';
 import { RowView, type RowContext } from './timeline/row-view';
 import { END_STATES, type TimelineRow } from './timeline/rows';
@@ -30,6 +31,7 @@ export function RunView() {
         return (
             <div class="tavern-agent__timeline" aria-live="off">
                 {error ? <p class="tavern-agent__error">{error}</p> : <p class="tavern-agent__muted">{t`No run in this chat yet.`}</p>}
+                <RemoteReplies />
                 <RunHistory />
             </div>
         );
@@ -57,6 +59,7 @@ export function RunView() {
                 )}
                 <RunFiles summary={summary} canRestore={ctx.canRestore} revision={ended ? summary.events : summary.calls} />
             </div>
+            <RemoteReplies />
             <RunHistory />
         </div>
     );

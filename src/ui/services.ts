@@ -38,6 +38,8 @@ export interface PanelServices {
         open(): { chatId: string; chatKey: string } | null;
         /** The last message of the open chat, and the run that committed it, if any. */
         lastMessage(): { index: number; isUser: boolean; runId: string | null } | null;
+        /** The open chat's agent replies: message index, run id, and the memory files the message carries. */
+        agentReplies(): Array<{ index: number; runId: string; memoryFiles: string[] }>;
         /** SillyTavern is generating (its own reply, or an agent run's dry run). */
         generating(): boolean;
         /** A new reply for the latest turn, as SillyTavern's /regenerate makes it. */
