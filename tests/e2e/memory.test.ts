@@ -3,7 +3,7 @@
 // IndexedDB) starts its next run from it; a memory over the bound still commits, warns and stays local.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage } from '../harness/browser';
@@ -263,4 +263,53 @@ test('a memory over 256 KB: the run commits, a warning is shown, the message car
     assert.match(read, /END-OF-THE-LEDGER/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Still here.');
     await page.context().close();
+});
+
+test('a chat exported from SillyTavern and imported as a new chat keeps its memory for the next run, on a fresh browser', async () => {
+    assert.ok(chatId, 'the first test made the chat');
+    // SillyTavern's own export is the chat's .jsonl file, and importing one stores it as a new chat: do both
+    // on disk, then open the copy where no run ever happened.
+    const chats = path.join(session.st.userDir, 'chats');
+    const file = readdirSync(chats, { recursive: true, encoding: 'utf8' }).find((name) => path.basename(name) === `${chatId}.jsonl`)!;
+    const copyId = `${chatId} imported`;
+    copyFileSync(path.join(chats, file), path.join(chats, path.dirname(file), `${copyId}.jsonl`));
+    const page = await openOnAnotherDevice(copyId, 7);
+    // Its journals stayed behind: the panel names the agent replies made elsewhere, with the memory they carry.
+    await page.locator('#tavern_agent_button .drawer-icon').click();
+    await page.locator('[data-remote-replies]').waitFor({ timeout: 30_000 });
+    assert.match((await page.locator('[data-remote-replies]').textContent()) ?? '', /persist\/notes\.md/);
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_read_file', { path: 'persist/notes.md' })), reply('Imported, and I still remember.'));
+    await sendMessage(page, 'Do you remember?');
+    await waitForIdle(page);
+    const read = shownResult(1, 'workspace_read_file');
+    assert.doesNotMatch(read, /^ERROR/);
+    assert.match(read, /The bridge fell\./);
+    await page.context().close();
+});
+
+test('deleting an agent reply takes its memory with it, on a device that never ran the agent', async () => {
+    const page = await openAgentChat(session, { panel: false });
+    const id = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/notes.md', content: 'First memory.' })), reply('One.'));
+    await sendMessage(page, 'One.');
+    await waitForIdle(page);
+    session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/notes.md', content: 'Second memory.' })), reply('Two.'));
+    await sendMessage(page, 'Two.');
+    await waitForIdle(page);
+    await page.context().close();
+
+    const other = await openOnAnotherDevice(id, 5);
+    // SillyTavern's own deletion of the last message (the context API has it; our typing of the context does not).
+    await other.evaluate(() => (SillyTavern!.getContext() as unknown as { deleteLastMessage(): Promise<void> }).deleteLastMessage());
+    await other.waitForFunction(() => SillyTavern!.getContext().chat.length === 4, undefined, { timeout: 30_000 });
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_read_file', { path: 'persist/notes.md' })), reply('Three.'));
+    await sendMessage(other, 'What do you remember now?');
+    await waitForIdle(other);
+    const read = shownResult(1, 'workspace_read_file');
+    assert.match(read, /First memory\./);
+    assert.doesNotMatch(read, /Second memory\./, "the deleted reply's memory went with it");
+    await other.context().close();
 });

@@ -95,6 +95,16 @@ describe('a finished run writes its memory into its message', () => {
         assert.equal(payloadsOf<{ mode: string }>(await third.journal('m3'), 'memory-attach')[0]!.mode, 'unchanged');
     });
 
+    it("migrates: an old chat's memory, known only to this browser, is written into the next run's message even unchanged", async () => {
+        const storage = createMemoryRunStorage();
+        await storage.putRun({ v: 1, runId: 'run-old', chatKey: 'c', chatId: 'c', profileId: 'writer', generationType: 'normal', state: 'completed', messageId: 1, error: null, createdAt: 1, updatedAt: 1 });
+        await storage.putPersistState({ v: 1, runId: 'run-old', chatKey: 'c', files: { 'persist/old.md': 'from before' }, at: 1 });
+        const attached: MemoryPayload[] = [];
+        const h = runHarness({ storage, script: [toolTurn(...reply())], attachMemory: async (r) => (attached.push(r.memory), ok({ stored: true, bytes: 1 })) });
+        await h.run(sampleRunInput({ runId: 'run-new', prefix: [user(0), agent(1, 'run-old'), user(2)] }));
+        assert.deepEqual(attached, [{ v: 1, files: { 'persist/old.md': 'from before' } }]);
+    });
+
     it('keeps the reply and the local memory when the host refuses a memory over the bound', async () => {
         const big = 'y'.repeat(300_000);
         const h = runHarness({ script: [toolTurn(writeNotes(big), ...reply())], attachMemory: async (r) => ok({ stored: false, bytes: memoryBytes(r.memory) }) });
