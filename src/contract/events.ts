@@ -38,10 +38,10 @@ export interface EventPayloads {
     commit: { path: string; mode: 'replace' | 'append'; messageId: number; chars: number; reason: string | null };
     'persist-promote': { files: number };
     /**
-     * The promoted memory written into the committed message (SPEC §4: it travels with the chat). `mode`
-     * says how: every file, the change against the memory the run started from, or nothing to write.
+     * The promoted memory written into the committed message (SPEC §4: it travels with the chat), as every
+     * file or as the change against the memory the run started from. Absent when there was nothing to write.
      */
-    'memory-attach': { stored: boolean; mode: 'full' | 'delta' | 'unchanged'; bytes: number; reason: string | null };
+    'memory-attach': { stored: boolean; mode: 'full' | 'delta'; bytes: number; reason: string | null };
     /** The run ended without an accepted workspace.finish: its persist/ changes do not reach the chat. */
     'persist-skip': { reason: string };
     'run-finish': { reason: string | null };

@@ -44,10 +44,10 @@ const sameFiles = (a: Record<string, string>, b: Record<string, string>) =>
 async function attachMemory(session: RunSession, files: Record<string, string>, base: MemoryBase): Promise<void> {
     const { host } = session.deps;
     if (!host.attachMemory) return;
-    if (base.inChat && sameFiles(files, base.files)) {
-        await session.journal.append('memory-attach', { stored: false, mode: 'unchanged', bytes: 0, reason: 'The memory did not change; an earlier message of the chat carries it.' });
-        return;
-    }
+    // Nothing to write (and no chat save) when an earlier message already carries this memory, or there
+    // is no memory at all: the next run's base resolves to the same files either way.
+    const empty = Object.keys(files).length === 0 && Object.keys(base.files).length === 0;
+    if (empty || (base.inChat && sameFiles(files, base.files))) return;
     const memory = encodeMemory(files, base.inChat && base.runId ? { runId: base.runId, files: base.files } : null);
     const mode = 'files' in memory ? 'full' : 'delta';
     const bytes = memoryBytes(memory);

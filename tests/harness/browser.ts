@@ -23,8 +23,8 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-dev-shm-usage',
 ];
 
-/** Timeout for page load → APP_READY → connected. */
-const READY_TIMEOUT_MS = 45_000;
+/** Timeout for page load → APP_READY → connected; generous, as a loaded 2-core machine has needed over 45 s. */
+const READY_TIMEOUT_MS = 90_000;
 /** Timeout for one chat turn. */
 const TURN_TIMEOUT_MS = 30_000;
 

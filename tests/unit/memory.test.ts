@@ -92,7 +92,11 @@ describe('a finished run writes its memory into its message', () => {
         const third = runHarness({ script: [toolTurn(...reply())], attachMemory });
         await third.run(sampleRunInput({ runId: 'm3', prefix }));
         assert.equal(attached.length, 2, 'an unchanged memory is not written again');
-        assert.equal(payloadsOf<{ mode: string }>(await third.journal('m3'), 'memory-attach')[0]!.mode, 'unchanged');
+        assert.deepEqual(payloadsOf(await third.journal('m3'), 'memory-attach'), []);
+
+        const none = runHarness({ script: [toolTurn(...reply())], attachMemory });
+        await none.run(sampleRunInput({ runId: 'm4' }));
+        assert.equal(attached.length, 2, 'a chat without memory gets no empty memory written');
     });
 
     it("migrates: an old chat's memory, known only to this browser, is written into the next run's message even unchanged", async () => {

@@ -55,6 +55,12 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-hourglass-end', title: t`Budget used up: one last turn to commit`, detail: text('reason'), tone: 'error' };
         case 'persist-promote':
             return { icon: 'fa-floppy-disk', title: t`Memory saved`, detail: `persist/ · ${text('files')}`, tone: 'ok' };
+        case 'memory-attach':
+            return p.stored
+                ? { icon: 'fa-comment-dots', title: t`Memory written into the chat`, detail: `${text('mode')} · ${text('bytes')} B`, tone: 'ok' }
+                : { icon: 'fa-triangle-exclamation', title: t`Memory kept in this browser only`, detail: text('reason'), tone: 'error' };
+        case 'persist-skip':
+            return { icon: 'fa-circle-info', title: t`Memory not saved: the run did not finish`, detail: text('reason'), tone: 'info' };
         case 'run-finish':
             return { icon: 'fa-flag-checkered', title: t`Finished`, detail: text('reason'), tone: 'ok' };
         case 'run-fail':

@@ -15,6 +15,7 @@ const NOTE_TONES: Record<string, NoteTone> = {
     'run-cancel': 'error',
     'run-finish': 'ok',
     'persist-promote': 'ok',
+    'memory-attach': 'ok',
     'checkpoint-restore': 'ok',
     'task-inject': 'info',
 };
