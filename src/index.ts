@@ -15,7 +15,7 @@ import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
 import { getEngine } from './host/worker-client';
 import { t } from './i18n/t';
-import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-controller';
+import { activeRun, cancelActiveRun, createRunTakeover, guideActiveRun } from './host/run-controller';
 import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';
 import type { PanelServices } from './ui/services';
@@ -76,6 +76,7 @@ const panelServices: PanelServices = {
     toast: toasts,
     skills: hostSkills,
     skillOwners,
+    guide: guideActiveRun,
 };
 
 let started = false;

@@ -43,6 +43,8 @@ export const RECOVERABLE_CODES = [
     'skill.invalid_range',
     'skill.mixed_range',
     'skill.read_budget_exhausted',
+    /** The user edited the run's message since its last commit: their text is kept, the commit not made. */
+    'workspace.commit_conflict',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 

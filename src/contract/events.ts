@@ -73,6 +73,10 @@ export interface EventPayloads {
     'task-inject': { taskIds: string[] };
     /** A checkpoint's text written back as the file's current version, from the timeline. */
     'checkpoint-restore': { seq: number; path: string; version: number };
+    /** The user steered the running agent (panel or `/agent guide`): queued until the agent's next turn. */
+    'guidance-queue': { guidanceId: string; text: string };
+    /** Queued guidance put into the agent's next model turn as a user note (once). */
+    'guidance-deliver': { guidanceIds: string[]; round: number };
 }
 
 export type EventType = keyof EventPayloads;

@@ -64,6 +64,8 @@ export interface CommitRequest {
     text: string;
     mode: 'replace' | 'append';
     reason: string | null;
+    /** The model's reasoning since the run's last commit, stored where SillyTavern keeps a reply's reasoning. */
+    reasoning?: string;
 }
 
 /** The engine as the main thread sees it through comlink. Every method returns data, never throws. */
@@ -116,4 +118,6 @@ export interface EngineApi {
     exportSkillsZip(hashes: string[]): Promise<Result<Uint8Array>>;
     /** The `{version: 1, items}` payload for a card or preset (TauriTavern's format). */
     encodeSkillPayload(hashes: string[]): Promise<Result<unknown>>;
+    /** Queues the user's guidance for a running run; it reaches the model at the agent's next turn. */
+    guideRun(runId: string, text: string): Promise<Result<{ guidanceId: string }>>;
 }

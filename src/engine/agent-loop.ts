@@ -1,6 +1,7 @@
 import { taskWrapUpNotice, wrapUpNotice } from './instructions';
 import { checkCancelled, type AgentInvocation } from './invocation';
 import { callModel } from './call-model';
+import { deliverGuidance } from './deliver-guidance';
 import { executeToolCalls } from './execute-tool-calls';
 import { answerPlainText } from './plain-text-turn';
 import { checkStopConditions, type LoopEnd } from './stop-conditions';
@@ -11,6 +12,7 @@ import { checkStopConditions, type LoopEnd } from './stop-conditions';
  *   until a stop condition holds (finish accepted, wrap-up turn spent):
  *     when the budget is spent, announce the wrap-up turn (only commit and finish remain)
  *     put finished sub-agent results the agent has not awaited into its next turn
+ *     put the user's queued guidance into it, as a user note
  *     call the model
  *     plain text   → save it, remind the model (or fail after the last reminder)
  *     tool calls   → execute each in order, answering every one
@@ -22,6 +24,7 @@ export async function runAgentLoop(agent: AgentInvocation): Promise<LoopEnd> {
         if (end) return end;
         await enterWrapUpWhenSpent(agent);
         await agent.tasks?.injectFinished(agent.conversation);
+        await deliverGuidance(agent);
         const turn = await callModel(agent);
         if (turn.toolCalls.length === 0) await answerPlainText(agent, turn);
         else await executeToolCalls(agent, turn);

@@ -77,6 +77,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     const turn = decoded.turn;
     state.tokensIn += turn.usage?.input ?? 0;
     state.tokensOut += turn.usage?.output ?? 0;
+    if (turn.reasoning.trim()) state.reasoning.push(turn.reasoning.trim());
     await journal.append(
         'model-response',
         {

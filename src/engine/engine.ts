@@ -12,6 +12,7 @@ import type { Profile } from '../contract/profile';
 import { releaseProxy, type Remote } from 'comlink';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
+import { GuidanceQueue } from './guidance-queue';
 import { runAgent } from './run';
 import { liveRunIds, markInterruptedRuns, withRunLock } from './interrupted';
 import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './run-archive';
@@ -38,6 +39,8 @@ export function createEngine(): EngineApi {
     let openedFor: string | null = null;
     let skillCache: SkillCache | null = null;
     const running = new Map<string, AbortController>();
+    /** Each running run's guidance queue, for guideRun. */
+    const guidance = new Map<string, GuidanceQueue>();
     /** Profiles resolved by prepareRun (the run's own, and every valid one for delegation), waiting for their run. */
     const preparedRuns = new Map<string, { profile: Profile; profiles: Profile[] }>();
 
@@ -67,6 +70,8 @@ export function createEngine(): EngineApi {
         if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
         const controller = new AbortController();
         running.set(input.runId, controller);
+        const queue = new GuidanceQueue();
+        guidance.set(input.runId, queue);
         try {
             const outcome = await withRunLock(input.runId, () =>
                 runAgent(input, {
@@ -75,6 +80,7 @@ export function createEngine(): EngineApi {
                     tools: ALL_TOOLS,
                     sink: createEventPump((events) => void host.onEvents(events)),
                     signal: controller.signal,
+                    guidance: queue,
                     profiles: prepared.profiles,
                     ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
                 }),
@@ -82,6 +88,7 @@ export function createEngine(): EngineApi {
             return ok(outcome);
         } finally {
             running.delete(input.runId);
+            guidance.delete(input.runId);
         }
     }
 
@@ -127,6 +134,15 @@ export function createEngine(): EngineApi {
         },
         async cancelRun(runId, reason) {
             running.get(runId)?.abort(reason);
+        },
+        async guideRun(runId, text) {
+            const queue = guidance.get(runId);
+            if (!queue) return fail('run.not_found', 'The run is not working right now: guidance reaches only a running agent.');
+            try {
+                return await queue.add(text);
+            } catch (error) {
+                return fail('store.read_failed', 'Tavern Agent could not journal the guidance.', describeError(error));
+            }
         },
         async listRuns(chatKey) {
             if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');

@@ -2,7 +2,7 @@ import { RunFailure } from '../contract/errors';
 import type { WireMessage } from '../contract/model';
 import type { Profile } from '../contract/profile';
 import type { AgentAccess } from '../tools/agent-access';
-import type { RunControls, SkillAccess } from '../tools/tool';
+import type { CommitOutcome, RunControls, SkillAccess } from '../tools/tool';
 import type { JournalWriter } from '../workspace/journal-writer';
 import type { Workspace } from '../workspace/workspace';
 import { Budget, WRAP_UP_TOOLS, type WrapUpReason } from './budget';
@@ -22,6 +22,8 @@ export interface LoopState {
     wrapUpTurnTaken: boolean;
     tokensIn: number;
     tokensOut: number;
+    /** The model's reasoning since the last commit: the committed reply carries it, as SillyTavern's replies do. */
+    reasoning: string[];
 }
 
 /**
@@ -52,7 +54,7 @@ export interface AgentInvocation {
 }
 
 export function newLoopState(): LoopState {
-    return { finished: false, finishReason: null, reminders: 0, wrapUp: null, wrapUpTurnTaken: false, tokensIn: 0, tokensOut: 0 };
+    return { finished: false, finishReason: null, reminders: 0, wrapUp: null, wrapUpTurnTaken: false, tokensIn: 0, tokensOut: 0, reasoning: [] };
 }
 
 export function checkCancelled(agent: AgentInvocation): void {
@@ -71,7 +73,7 @@ export function createRootInvocation(session: RunSession, workspace: Workspace):
     const controls: RunControls = {
         foreground,
         hasCommitted: () => session.hasCommitted,
-        commit: (request) => commitThroughHost(session, request),
+        commit: (request) => commitThroughHost(session, request, state),
         finish(reason) {
             state.finished = true;
             state.finishReason = reason;
@@ -106,15 +108,25 @@ export function newSkillAccess(session: RunSession): SkillAccess {
     return { readFile: session.deps.skillFiles ?? (async () => undefined), charsRead: 0 };
 }
 
-/** A commit goes through the host (identity checked there); a host refusal ends the run. */
-async function commitThroughHost(session: RunSession, request: Parameters<RunControls['commit']>[0]): Promise<{ messageId: number }> {
+/**
+ * A commit goes through the host (identity checked there); a host refusal ends the run, except a conflict
+ * with the user's own edit, which the commit tool turns into a recoverable error.
+ */
+async function commitThroughHost(session: RunSession, request: Parameters<RunControls['commit']>[0], state: LoopState): Promise<CommitOutcome> {
     session.checkCancelled();
     await session.setState('awaiting_commit');
-    const result = await session.deps.host.commit({ runId: session.input.runId, ...request });
+    const reasoning = state.reasoning.join('\n\n');
+    const result = await session.deps.host.commit({ runId: session.input.runId, ...request, ...(reasoning ? { reasoning } : {}) });
+    if (!result.ok && (result.error.code === 'workspace.commit_conflict' || result.error.code === 'workspace.empty_artifact')) {
+        await session.setState('running');
+        const userText = result.error.code === 'workspace.commit_conflict' ? (result.error.detail ?? '') : null;
+        return { refused: { code: result.error.code, message: result.error.message, userText } };
+    }
     if (!result.ok) {
         const code = result.error.code === 'host.chat_changed' ? 'host.chat_changed' : 'host.commit_failed';
         throw new RunFailure(code, result.error.message, result.error.detail);
     }
+    state.reasoning = [];
     session.record.messageId = result.value.messageId;
     await session.journal.append('commit', {
         path: request.path,

@@ -8,6 +8,7 @@ import { storageFailure } from '../store/storage-failure';
 import type { SkillAccess, ToolDefinition } from '../tools/tool';
 import type { FileStore } from '../workspace/journal-writer';
 import { Journal, type EventSink } from './journal';
+import type { GuidanceQueue } from './guidance-queue';
 
 export interface RunDependencies {
     storage: RunStorage;
@@ -22,6 +23,8 @@ export interface RunDependencies {
     profiles?: readonly Profile[];
     /** Jitter source for retry backoff; tests pin it. */
     random?: () => number;
+    /** The user's guidance for this run, added from the page while it works. */
+    guidance?: GuidanceQueue;
 }
 
 /**

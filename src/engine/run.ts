@@ -14,6 +14,7 @@ export type { RunDependencies };
  */
 export async function runAgent(input: RunInput, deps: RunDependencies): Promise<RunOutcome> {
     const session = new RunSession(input, deps);
+    deps.guidance?.bind(session.journal);
     let agent: AgentInvocation | null = null;
     try {
         const { workspace, memory } = await prepareRun(session);
@@ -25,5 +26,7 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
     } catch (error) {
         await agent?.tasks?.closeAll('The run ended.');
         return failRun(session, error);
+    } finally {
+        deps.guidance?.close();
     }
 }

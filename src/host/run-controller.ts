@@ -1,6 +1,7 @@
 import { proxy } from 'comlink';
 import type { GenerationType, RunOutcome } from '../contract/run-input';
 import type { ErrorCode } from '../contract/errors';
+import { fail, type Result } from '../contract/result';
 import type { RunObserver } from '../contract/run-observer';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
@@ -34,6 +35,14 @@ export async function cancelActiveRun(reason: string): Promise<boolean> {
     const engine = await getEngine();
     await engine.cancelRun(run.runId, reason);
     return true;
+}
+
+/** Queues the user's guidance for the active run (panel or `/agent guide`): it reaches the model at its next turn. */
+export async function guideActiveRun(text: string): Promise<Result<{ guidanceId: string }>> {
+    const run = active;
+    if (!run) return fail('run.not_found', t`No agent run is working in this tab: guidance reaches only a running agent.`);
+    const engine = await getEngine();
+    return engine.guideRun(run.runId, text);
 }
 
 /**

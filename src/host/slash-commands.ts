@@ -1,12 +1,12 @@
 import { agentStatus, currentChatAgentState, setAgentMode, setChatProfile } from './agent-mode';
 import { storedProfiles } from './profile-store';
 import { getEngine } from './worker-client';
-import { activeRun, cancelActiveRun } from './run-controller';
+import { activeRun, cancelActiveRun, guideActiveRun } from './run-controller';
 import { stContext } from './st-context';
 import { t } from '../i18n/t';
 import { formatVisibleSkills, runSkills } from './skills/run-skills';
 
-const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills'] as const;
+const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
@@ -25,6 +25,7 @@ async function runAgentCommand(argument: string): Promise<string> {
     if (word === 'stop') return String(await cancelActiveRun('Stopped with /agent stop.'));
     if (word === 'profile') return chooseProfile(rest.join(' '));
     if (word === 'skills') return visibleSkills();
+    if (word === 'guide') return guide(argument.trim().slice(first.length));
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
@@ -59,6 +60,16 @@ async function visibleSkills(): Promise<string> {
         return '';
     }
     return formatVisibleSkills(await runSkills(resolved.value));
+}
+
+/** `/agent guide <text>`: steers the running agent at its next turn; returns the guidance id, or '' when refused. */
+async function guide(text: string): Promise<string> {
+    const result = await guideActiveRun(text);
+    if (!result.ok) {
+        globalThis.toastr?.warning(result.error.message);
+        return '';
+    }
+    return result.value.guidanceId;
 }
 
 export function registerSlashCommands(): void {

@@ -26,6 +26,8 @@ export interface SlashCommandProps {
 export interface EventSource {
     on(event: string, listener: (...args: any[]) => unknown): void; // ST passes event-specific arguments
     removeListener(event: string, listener: (...args: any[]) => unknown): void; // same as above
+    /** Awaits every listener in turn (ST's own replies await it the same way). */
+    emit(event: string, ...args: unknown[]): Promise<void>;
 }
 
 export interface StContext {
@@ -54,7 +56,9 @@ export interface StContext {
         ): Promise<unknown>;
     };
     generate(type: string, options: { signal?: AbortSignal }, dryRun: boolean): Promise<unknown>;
-    saveReply(options: { type: string; getMessage: string }): Promise<unknown>;
+    saveReply(options: { type: string; getMessage: string; reasoning?: string }): Promise<unknown>;
+    /** ST's power_user settings object (live: the user's clean-up switches such as trim_spaces). */
+    powerUserSettings: Record<string, unknown>;
     saveChat(): Promise<void>;
     updateMessageBlock(messageId: number, message: ChatMessage): void;
     stopGeneration(): boolean;

@@ -18,3 +18,32 @@ const OPENAI_MODULE = '/scripts/openai.js';
 export function importOpenAiModule(): Promise<OpenAiModule> {
     return import(/* webpackIgnore: true */ OPENAI_MODULE) as Promise<OpenAiModule>;
 }
+
+/** script.js: the clean-up SillyTavern gives every generated reply (stop strings, AI-output regexes, trims). */
+export interface ScriptModule {
+    cleanUpMessage(options: {
+        getMessage: string;
+        isImpersonate: boolean;
+        isContinue: boolean;
+        displayIncompleteSentences?: boolean;
+        includeUserPromptBias?: boolean;
+    }): string;
+}
+
+/** The regex extension's engine: the scripts the user placed on AI output and reasoning. */
+export interface RegexEngineModule {
+    getRegexedString(text: string, placement: number): string;
+    regex_placement: { AI_OUTPUT: number; REASONING?: number };
+}
+
+// The same URLs SillyTavern loads them from, so the import returns its live module instances.
+const SCRIPT_MODULE = '/script.js';
+const REGEX_ENGINE_MODULE = '/scripts/extensions/regex/engine.js';
+
+export function importScriptModule(): Promise<ScriptModule> {
+    return import(/* webpackIgnore: true */ SCRIPT_MODULE) as Promise<ScriptModule>;
+}
+
+export function importRegexEngine(): Promise<RegexEngineModule> {
+    return import(/* webpackIgnore: true */ REGEX_ENGINE_MODULE) as Promise<RegexEngineModule>;
+}

@@ -21,12 +21,23 @@ export function failure(error: ToolError): ToolOutcome {
     return { ok: false, error };
 }
 
+/**
+ * A commit either lands, or is refused in a way the model can act on: the user edited the message
+ * (`userText` holds their text), or SillyTavern's clean-up of the reply left nothing.
+ */
+export type CommitOutcome =
+    | { messageId: number }
+    | { refused: { code: 'workspace.commit_conflict' | 'workspace.empty_artifact'; message: string; userText: string | null } };
+
 /** The run as tools see it. Committing and finishing go through the run, never straight to SillyTavern. */
 export interface RunControls {
     readonly foreground: boolean;
     hasCommitted(): boolean;
-    /** Puts text into the chat through the host; a host failure throws a RunFailure (the run ends). */
-    commit(request: { path: string; text: string; mode: 'replace' | 'append'; reason: string | null }): Promise<{ messageId: number }>;
+    /**
+     * Puts text into the chat through the host; a host failure throws a RunFailure (the run ends). A message
+     * the user edited since the run's last commit is left as it is: `conflict` carries their text.
+     */
+    commit(request: { path: string; text: string; mode: 'replace' | 'append'; reason: string | null }): Promise<CommitOutcome>;
     /** Marks the run as finished; the loop stops after this call's turn. */
     finish(reason: string | null): void;
 }

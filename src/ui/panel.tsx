@@ -2,6 +2,7 @@ import { t } from '../i18n/t';
 import { ProfilesSection } from './profiles/profile-editor';
 import { ProfilePicker } from './profiles/profile-picker';
 import { RunView } from './run-view';
+import { GuidanceInput } from './guidance-input';
 import { services } from './services';
 import { SkillsSection } from './skills/skills-section';
 import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
@@ -98,6 +99,7 @@ export function Panel({ actions }: { actions: PanelActions }) {
                         </button>
                     ) : null}
                 </div>
+                {status.run ? <GuidanceInput /> : null}
                 <RunView />
             </section>
             <ProfilesSection />

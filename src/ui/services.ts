@@ -65,6 +65,8 @@ export interface PanelServices {
     skills?: SkillsService;
     /** The open character and selected preset, as skill scopes the manager can target. */
     skillOwners?(): SkillOwners;
+    /** Queues guidance for the run working in this tab (reaches the model at its next turn); absent: no input. */
+    guide?(text: string): Promise<Result<{ guidanceId: string }>>;
     toast: {
         info(message: string, title?: string): void;
         success(message: string, title?: string): void;

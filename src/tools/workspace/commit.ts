@@ -4,6 +4,8 @@ import { checkVisible } from '../../workspace/paths';
 import { aliasOf, defineTool, failure, success } from '../tool';
 
 export const DEFAULT_REPLY_PATH = 'output/main.md';
+/** Where a commit conflict puts the user's own edit of the run's message. */
+export const USER_EDIT_PATH = 'output/user_edit.md';
 
 const args = z.object({
     path: z.string().default(DEFAULT_REPLY_PATH).describe(`Workspace file whose text becomes the chat message (default "${DEFAULT_REPLY_PATH}").`),
@@ -43,7 +45,23 @@ export const commitTool = defineTool({
         }
         // The committed text is checkpointed first, so the exact version in the chat can always be rebuilt.
         await workspace.checkpointCurrent(path);
-        const { messageId } = await run.commit({ path, text: entry.content, mode: input.mode, reason: input.reason ?? null });
+        const outcome = await run.commit({ path, text: entry.content, mode: input.mode, reason: input.reason ?? null });
+        if ('refused' in outcome) {
+            const { code, message, userText } = outcome.refused;
+            if (code === 'workspace.empty_artifact' || userText === null) {
+                return failure(toolError('workspace.empty_artifact', message, `Write the reply itself to "${path}" (no notes, no thinking block) and commit again.`));
+            }
+            // The user's text is kept in the workspace, where the model can read and merge it.
+            await workspace.write(USER_EDIT_PATH, userText, 'replace');
+            return failure(
+                toolError(
+                    'workspace.commit_conflict',
+                    `${message} Their text is in ${USER_EDIT_PATH}; the chat message was not changed.`,
+                    `Read ${USER_EDIT_PATH}, fold your changes into the user's text (keep their edits), write the result to "${path}" and commit again; the next commit replaces the message.`,
+                ),
+            );
+        }
+        const { messageId } = outcome;
         return success(`Committed ${path} to the chat as message #${messageId} (${input.mode}). Call workspace_finish when the reply is complete.`, {
             path,
             mode: input.mode,

@@ -71,6 +71,10 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-clock-rotate-left', title: t`Checkpoint restored`, detail: `${text('path')} → v${text('version')}`, tone: 'ok' };
         case 'task-inject':
             return { icon: 'fa-inbox', title: t`Sub-agent results handed to the model`, detail: Array.isArray(p.taskIds) ? p.taskIds.join(', ') : '', tone: 'info' };
+        case 'guidance-queue':
+            return { icon: 'fa-hourglass-half', title: t`Guidance queued for the next turn`, detail: text('text'), tone: 'info' };
+        case 'guidance-deliver':
+            return { icon: 'fa-compass', title: t`Guidance delivered to the model`, detail: text('text'), tone: 'ok' };
         default:
             return { icon: 'fa-circle-info', title: row.eventType ?? '', detail: firstLine(JSON.stringify(p)), tone: 'info' };
     }

@@ -1,6 +1,6 @@
 import type { EventPayloads } from '../../contract/events';
 import type { JournalEvent, RunRecord } from '../../contract/records';
-import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSummary, type TaskInfo, type TaskState, type TimelineRow, type ToolRow } from './rows';
+import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSummary, type TaskInfo, type TaskState, type TimelineRow, type ToolRow, type NoteRow } from './rows';
 
 type Payload<T extends keyof EventPayloads> = EventPayloads[T];
 
@@ -65,6 +65,8 @@ export class TimelineModel {
     private readonly callKeys = new Map<string, string>();
     private readonly nested = new Map<string, TimelineModel>();
     private readonly lastSeq = new Map<string, number>();
+    /** The row of each queued guidance note, so its delivery updates that row (queued → delivered). */
+    private readonly guidanceKeys = new Map<string, string>();
     private currentCall: string | null = null;
     private currentModel: string | null = null;
     private lastChange: { key: string; path: string; version: number } | null = null;
@@ -214,6 +216,22 @@ export class TimelineModel {
                 const p = payload as Payload<'run-cancel'>;
                 s.error ??= { code: 'run.cancelled', message: p.reason };
                 this.note(event, payload);
+                break;
+            }
+            case 'guidance-queue': {
+                const p = payload as Payload<'guidance-queue'>;
+                this.guidanceKeys.set(p.guidanceId, `e${event.seq}`);
+                this.note(event, payload);
+                break;
+            }
+            case 'guidance-deliver': {
+                const p = payload as Payload<'guidance-deliver'>;
+                for (const id of p.guidanceIds) {
+                    const key = this.guidanceKeys.get(id);
+                    const index = key === undefined ? undefined : this.positions.get(key);
+                    const row = index === undefined ? undefined : this.rows[index];
+                    if (key && row?.kind === 'note') this.update<NoteRow>(key, { eventType: event.type, tone: 'ok', payload: { ...row.payload, round: p.round } });
+                }
                 break;
             }
             case 'task-start':
