@@ -166,6 +166,7 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
       const done = await wait(turn.delayMs, res, () => clientGone);
       if (!done) return; // recorded as aborted by the close handler
     }
+    if (turn.waitFor) await turn.waitFor.catch(() => undefined);
     if (clientGone) return;
 
     if (turn.status && turn.status >= 400) {

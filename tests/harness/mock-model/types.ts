@@ -15,6 +15,8 @@ export type MockTurn = {
   error?: string;
   /** Wait this long before answering; abortable (a client disconnect stops the wait and records `aborted: true`). */
   delayMs?: number;
+  /** Answer only once this settles (in-process scripts only): a test acts mid-run without racing a timer. */
+  waitFor?: Promise<unknown>;
   usage?: { input: number; output: number };
 };
 
