@@ -77,6 +77,8 @@ export function createRootInvocation(session: RunSession, workspace: Workspace):
         finish(reason) {
             state.finished = true;
             state.finishReason = reason;
+            // No model turn follows: later guidance is refused rather than queued for nobody.
+            session.deps.guidance?.close();
             // workspace.finish ends the run's sub-agents at once (SPEC §3).
             tasks.cancelAll('The parent agent finished the run.');
         },
