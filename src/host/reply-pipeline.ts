@@ -23,6 +23,8 @@ export async function loadReplyPipeline(): Promise<ReplyPipeline> {
         cleanUp(text) {
             if (!script?.cleanUpMessage) return text;
             // The agent wrote the whole reply: no prompt bias to put back in front, and no continuation.
+            // Older SillyTavern took positional arguments (a declared arity); the current one an options object.
+            if (script.cleanUpMessage.length > 0) return positional(script.cleanUpMessage)(text, false, false, false, null, false);
             return script.cleanUpMessage({ getMessage: text, isImpersonate: false, isContinue: false, displayIncompleteSentences: false, includeUserPromptBias: false });
         },
         reasoning(text) {
@@ -34,4 +36,11 @@ export async function loadReplyPipeline(): Promise<ReplyPipeline> {
             return trimSpaces() ? text.trim() : text;
         },
     };
+}
+
+type PositionalCleanUp = (text: string, isImpersonate: boolean, isContinue: boolean, displayIncomplete: boolean, stoppingStrings: null, includeBias: boolean) => string;
+
+/** The same function seen through its older, positional signature. */
+function positional(fn: unknown): PositionalCleanUp {
+    return fn as PositionalCleanUp;
 }
