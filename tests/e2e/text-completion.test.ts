@@ -152,6 +152,43 @@ describe('Text Completion (llama.cpp)', () => {
     });
 });
 
+describe('Text Completion through a Connection Manager profile', () => {
+    test("the profile's own API, server and instruct template are used, and the editor names the protocol", async () => {
+        const writer = { ...WRITER_PROFILE, model: { mode: 'connection-profile', profileId: 'tc-llama3', profileName: 'Local Llama 3' } };
+        const page = await openTextChat(writer);
+        try {
+            await page.evaluate((url) => {
+                const settings = SillyTavern!.getContext().extensionSettings as Record<string, any>;
+                settings.connectionManager ??= { profiles: [] };
+                settings.connectionManager.profiles ??= [];
+                settings.connectionManager.profiles.push({ id: 'tc-llama3', name: 'Local Llama 3', api: 'generic', 'api-url': url, instruct: 'Llama 3 Instruct', 'instruct-state': 'true' });
+            }, mock.url);
+            mock.enqueue(`${call('workspace_write_file', { path: 'output/main.md', content: 'Through the profile.' })}\n${call('workspace_commit', {})}\n${call('workspace_finish', {})}`);
+            await sendMessage(page, 'Use the profile.');
+            assert.equal((await chatLines(page)).at(-1)!.mes, 'Through the profile.');
+            const requests = mock.generations();
+            assert.equal(requests.length, 1);
+            assert.equal(requests[0]!.path, '/v1/completions', "the profile's generic type, not the current llama.cpp");
+            const prompt = String(requests[0]!.body.prompt);
+            assert.match(prompt, /<\|start_header_id\|>system<\|end_header_id\|>[\s\S]*<tools>/, "the profile's Llama 3 template, not the current ChatML");
+            assert.doesNotMatch(prompt, /<\|im_start\|>/);
+            assert.match(prompt, /<\|start_header_id\|>assistant<\|end_header_id\|>\n\n$/);
+            assert.ok((requests[0]!.body.stop as string[]).includes('<tool_response>'));
+
+            // The profile editor says which protocol this profile's connection uses, with the grammar switch.
+            await page.click('#tavern_agent_button .drawer-icon');
+            await page.click('#tavern_agent_profiles > summary');
+            const note = page.locator('[data-testid="profile-protocol"]');
+            await note.waitFor();
+            assert.equal(await note.getAttribute('data-protocol'), 'text');
+            assert.match(await note.innerText(), /Text Completion/);
+            assert.equal(await note.locator('input[type="checkbox"]').isChecked(), true);
+        } finally {
+            await page.context().close();
+        }
+    });
+});
+
 describe('Text Completion (generic /v1/completions, streaming)', () => {
     test('a streamed run through the OpenAI-style endpoint commits one reply', async () => {
         const page = await openTextChat();
@@ -172,6 +209,7 @@ describe('Text Completion (generic /v1/completions, streaming)', () => {
             assert.equal(requests.length, 2);
             assert.ok(requests.every((r) => r.path === '/v1/completions' && r.body.stream === true));
             assert.equal(requests[0]!.body.grammar, undefined, 'no grammar for a backend without one');
+            assert.equal((requests[0]!.body.stop as string[])[0], '<tool_response>', 'kept when SillyTavern cuts the stops to four');
             assert.match(String(requests[1]!.body.prompt), /<tool_response>\nCreated output\/main\.md/);
         } finally {
             await page.context().close();

@@ -115,8 +115,8 @@ describe('toTextMessages', () => {
         assert.equal(text[3]!.content, '<tool_response>\nline 1\n</tool_response>\n<tool_response>\n[tool.invalid_arguments] …\n</tool_response>');
     });
 
-    it('stops on <tool_response>, never on </tool_call>', () => {
-        assert.deepEqual(withProtocolStops(['\nUser:', '</tool_call>']), ['\nUser:', '<tool_response>']);
+    it('stops on <tool_response> first (OpenAI-style backends keep four), never on </tool_call>', () => {
+        assert.deepEqual(withProtocolStops(['\nUser:', '</tool_call>', '<tool_response>']), ['<tool_response>', '\nUser:']);
         assert.deepEqual(withProtocolStops(undefined), ['<tool_response>']);
     });
 });

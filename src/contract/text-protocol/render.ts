@@ -88,9 +88,11 @@ export function toTextMessages(messages: readonly WireMessage[], tools: readonly
 /** Stop strings for the text protocol: the model must not write results itself, yet may write many calls. */
 export const TEXT_PROTOCOL_STOPS: readonly string[] = [TOOL_RESPONSE_OPEN];
 
-/** Adds the protocol's stops to a connection's own, never `</tool_call>` (that would allow one call per turn). */
+/**
+ * Puts the protocol's stops ahead of a connection's own, and drops `</tool_call>` (that would allow one
+ * call per turn). First, because SillyTavern keeps only the first four stops for OpenAI-style backends.
+ */
 export function withProtocolStops(stops: unknown): string[] {
-    const list = Array.isArray(stops) ? stops.filter((s): s is string => typeof s === 'string' && s !== '' && !s.includes(TOOL_CALL_CLOSE)) : [];
-    for (const stop of TEXT_PROTOCOL_STOPS) if (!list.includes(stop)) list.push(stop);
-    return list;
+    const own = Array.isArray(stops) ? stops.filter((s): s is string => typeof s === 'string' && s !== '' && !s.includes(TOOL_CALL_CLOSE)) : [];
+    return [...TEXT_PROTOCOL_STOPS, ...own.filter((stop) => !TEXT_PROTOCOL_STOPS.includes(stop))];
 }
