@@ -152,6 +152,28 @@ describe('Text Completion (llama.cpp)', () => {
     });
 });
 
+describe('Text Completion: Stop', () => {
+    test('Stop aborts the request in flight and nothing is committed', async () => {
+        const page = await openTextChat();
+        try {
+            const before = (await chatLines(page)).length;
+            const held = mock.holdNext();
+            await page.fill('#send_textarea', 'Take your time.');
+            await page.click('#send_but');
+            await held.arrived;
+            await page.click('#mes_stop');
+            await held.closed; // SillyTavern's backend dropped the upstream request
+            await page.waitForFunction(() => document.body.dataset.generating === undefined && getComputedStyle(document.querySelector('#mes_stop')!).display === 'none');
+            const lines = await chatLines(page);
+            assert.equal(lines.length, before + 1, 'only the user message');
+            assert.equal(lines.at(-1)!.is_user, true);
+            assert.equal(mock.generations().length, 1, 'no request after the stop');
+        } finally {
+            await page.context().close();
+        }
+    });
+});
+
 describe('Text Completion through a Connection Manager profile', () => {
     test("the profile's own API, server and instruct template are used, and the editor names the protocol", async () => {
         const writer = { ...WRITER_PROFILE, model: { mode: 'connection-profile', profileId: 'tc-llama3', profileName: 'Local Llama 3' } };

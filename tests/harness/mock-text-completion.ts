@@ -16,6 +16,11 @@ export interface MockTextCompletion {
     enqueue(...texts: string[]): void;
     /** Generation requests (POST /completion, /v1/completions), in order. */
     generations(): TextRequest[];
+    /**
+     * Holds the next generation without answering: resolves `arrived` when it comes in, and `closed` when
+     * the client (SillyTavern's backend, on Stop) drops the connection.
+     */
+    holdNext(): { arrived: Promise<void>; closed: Promise<void> };
     reset(): void;
     close(): Promise<void>;
 }
@@ -41,6 +46,8 @@ const pieces = (text: string) => text.match(/[\s\S]{1,7}/g) ?? [];
 export async function startMockTextCompletion(): Promise<MockTextCompletion> {
     let queue: string[] = [];
     let records: TextRequest[] = [];
+    let hold: { arrived: () => void; closed: () => void } | null = null;
+    const held = new Set<http.ServerResponse>();
     const server = http.createServer(async (req, res) => {
         const raw = await readBody(req);
         const path = (req.url ?? '/').split('?')[0]!;
@@ -60,6 +67,17 @@ export async function startMockTextCompletion(): Promise<MockTextCompletion> {
             return;
         }
         records.push({ path, body });
+        if (hold) {
+            const { arrived, closed } = hold;
+            hold = null;
+            held.add(res);
+            res.on('close', () => {
+                held.delete(res);
+                closed();
+            });
+            arrived();
+            return;
+        }
         const text = queue.shift() ?? 'Idle.';
         const promptTokens = Math.ceil(String(body.prompt ?? '').length / 4);
         const outputTokens = Math.ceil(text.length / 4);
@@ -89,10 +107,21 @@ export async function startMockTextCompletion(): Promise<MockTextCompletion> {
         url: `http://127.0.0.1:${port}`,
         enqueue: (...texts) => void queue.push(...texts),
         generations: () => [...records],
+        holdNext() {
+            let arrived!: () => void;
+            let closed!: () => void;
+            const result = { arrived: new Promise<void>((resolve) => (arrived = resolve)), closed: new Promise<void>((resolve) => (closed = resolve)) };
+            hold = { arrived, closed };
+            return result;
+        },
         reset() {
             queue = [];
             records = [];
         },
-        close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+        close: () =>
+            new Promise<void>((resolve) => {
+                for (const res of held) res.destroy();
+                server.close(() => resolve());
+            }),
     };
 }
