@@ -160,6 +160,16 @@ describe('decodeText', () => {
         assert.deepEqual(result.turn.usage, { input: 5, output: 6 });
     });
 
+    it('keeps <think> blocks as reasoning, and a call written while thinking is not a call', () => {
+        const result = decode({ content: `<think>Maybe ${call('workspace_finish', {})}? No, read first.</think>\nReading.\n${call('workspace_read_file', { path: 'a.md' })}` });
+        assert.ok(result.ok);
+        assert.match(result.turn.reasoning, /^Maybe <tool_call>[\s\S]*No, read first\.$/);
+        assert.equal(result.turn.text, 'Reading.');
+        assert.deepEqual(result.turn.toolCalls.map((c) => c.name), ['workspace_read_file']);
+        const opened = decode({ content: `The template opened the block.</think>${call('workspace_finish', {})}` });
+        assert.ok(opened.ok && opened.turn.reasoning === 'The template opened the block.' && opened.turn.toolCalls.length === 1);
+    });
+
     it("reports SillyTavern's error body as malformed", () => {
         const result = decode({ error: true, status: 500, response: 'boom' });
         assert.ok(!result.ok);

@@ -36,6 +36,25 @@ function usageOfBody(body: Json) {
 }
 
 /**
+ * Reasoning models (Qwen 3, DeepSeek R1 distills) think inside `<think>…</think>` first: that is reasoning,
+ * not narration, and a call written while thinking is not a call. An unclosed block at the start (the
+ * template opened it) runs to the first `</think>`.
+ */
+function splitThinking(text: string): { reasoning: string; rest: string } {
+    const parts: string[] = [];
+    let rest = text.replace(/<think>([\s\S]*?)<\/think>/g, (_, inner: string) => {
+        parts.push(inner.trim());
+        return '';
+    });
+    const orphan = rest.indexOf('</think>');
+    if (orphan >= 0 && !rest.slice(0, orphan).includes('<tool_call>')) {
+        parts.unshift(rest.slice(0, orphan).trim());
+        rest = rest.slice(orphan + '</think>'.length);
+    }
+    return { reasoning: parts.filter(Boolean).join('\n\n'), rest };
+}
+
+/**
  * Decodes a Text Completion response (SPEC §9 text tool protocol): the narration and the
  * `<tool_call>` blocks the model wrote. Repaired calls run and the repairs are named; unreadable ones
  * become invalid calls the dispatcher answers with `tool.invalid_arguments`.
@@ -46,7 +65,8 @@ export function decodeText(raw: unknown, ctx: DecodeContext): DecodeResult {
     const body = raw as Json;
     const text = generatedText(body);
     if (text === undefined) return malformed('text: response has no generated text (choices[0].text or content)');
-    const parsed = parseTextTurn(text);
+    const { reasoning, rest } = splitThinking(text);
+    const parsed = parseTextTurn(rest);
     const repairs: string[] = [];
     const toolCalls: ToolCall[] = parsed.calls.map((call, i) => {
         const id = `call-r${ctx.round}-${i}`;
@@ -61,7 +81,7 @@ export function decodeText(raw: unknown, ctx: DecodeContext): DecodeResult {
         ok: true,
         turn: {
             text: parsed.text,
-            reasoning: '',
+            reasoning,
             toolCalls,
             usage: usageOfBody(body),
             finishReason: finishReasonOf(body),
