@@ -125,7 +125,9 @@ describe('toolCallGrammar', () => {
     it('allows free text then calls to the offered tools only', () => {
         const grammar = toolCallGrammar(tools);
         assert.match(grammar, /^root ::= text \(call text\)\*$/m);
-        assert.match(grammar, /^name ::= "\\"workspace_read_file\\"" \| "\\"workspace_finish\\""$/m);
+        assert.match(grammar, /^text ::= \(\[\^<\] \| "<" \[\^t\] \| "<think>"\)\*$/m, 'free text, thinking, never a stray tag');
+        assert.match(grammar, /^name ::= \("\\"workspace_read_file\\"" \| "\\"workspace_finish\\""\) ws$/m);
+        assert.doesNotMatch(grammar, /ws ws/, 'no ambiguous whitespace');
         assert.match(grammar, /^call ::= "<tool_call>" .* "<\/tool_call>"$/m);
         assert.doesNotMatch(grammar, /workspace_write_file/);
         // Every rule a rule refers to is defined.
