@@ -1,7 +1,7 @@
 import './contract/zod-setup';
 import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode, setChatProfile } from './host/agent-mode';
 import { commitDraft } from './host/commit-draft';
-import { connectionProfiles } from './host/connection-profiles';
+import { connectionProfiles, currentConnectionProtocol } from './host/connection-profiles';
 import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
 import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
@@ -71,7 +71,7 @@ const panelServices: PanelServices = {
             notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again
         },
     },
-    profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles },
+    profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles, currentProtocol: currentConnectionProtocol },
     confirm: confirmAction,
     toast: toasts,
     skills: hostSkills,

@@ -4,4 +4,6 @@ export interface ConnectionProfile {
     name: string;
     api: string;
     model: string;
+    /** How agents on this connection call tools (SPEC §9); filled by the host. */
+    protocol?: 'tool-calls' | 'text' | 'none';
 }

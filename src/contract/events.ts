@@ -20,6 +20,8 @@ export interface EventPayloads {
         toolCalls: Array<{ id: string; name: string }>;
         finishReason: string | null;
         stored: string;
+        /** Text protocol only: what the reader repaired in the model's calls (SPEC §9). */
+        repairs?: string[];
     };
     'model-reminder': { round: number; attempt: number; savedTo: string };
     /** The run's frozen skill set (SPEC §6), as resolved by scope and the profile's visible/deny. */

@@ -8,6 +8,11 @@ export const ToolCallSchema = z.object({
     argumentsText: z.string(),
     /** Provider data that must be sent back with this call (a Gemini thought signature). */
     signature: z.string().optional(),
+    /**
+     * A call the text protocol could not read (SPEC §9): the dispatcher answers it with
+     * `tool.invalid_arguments` and this message and hint, without running anything.
+     */
+    invalid: z.object({ message: z.string(), hint: z.string() }).optional(),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
@@ -23,6 +28,8 @@ export const ModelTurnSchema = z.object({
     finishReason: z.string().nullable(),
     /** Provider data that rides along and is sent back (thinking signatures). */
     native: z.object({ signature: z.string().optional() }),
+    /** What the text protocol's reader repaired in this turn's calls ("call 1: code_fence"), for the journal. */
+    repairs: z.array(z.string()).optional(),
 });
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
@@ -64,6 +71,11 @@ export interface ModelRequest {
     agentName?: string;
     messages: WireMessage[];
     tools: WireTool[];
+    /**
+     * Text Completion connections only: whether the request may constrain decoding to the text tool
+     * protocol with a grammar (the profile's switch). Absent means yes.
+     */
+    grammar?: boolean;
 }
 
 /** What the host returns for a model request: the backend's JSON untouched, or an error as data. */

@@ -67,6 +67,11 @@ export const ProfileSchema = z
             writableRoots: z.array(RootSchema).min(1),
         }),
         maxToolReminders: z.number().int().min(0).max(10),
+        /**
+         * Text Completion connections (SPEC §9): whether requests constrain decoding to the tool-call protocol
+         * with a grammar where the backend supports one. Defaulted, so profiles saved before it load unchanged.
+         */
+        textProtocol: z.object({ grammar: z.boolean() }).default({ grammar: true }),
         systemPrompt: z.string().max(20_000),
     })
     .superRefine((profile, ctx) => {
@@ -95,6 +100,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     context: { historyMessages: -1, includeWorldInfo: true },
     workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: [...VISIBLE_ROOTS] },
     maxToolReminders: 2,
+    textProtocol: { grammar: true },
     systemPrompt: '',
 };
 

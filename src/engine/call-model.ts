@@ -53,6 +53,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
             round,
             messages: conversation,
             tools,
+            grammar: agent.profile.textProtocol.grammar,
             ...(agent.taskId ? { model: agent.profile.model, agentName: agent.profile.displayName } : {}),
         },
         input.retry,
@@ -89,6 +90,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
             toolCalls: turn.toolCalls.map((c) => ({ id: c.id, name: c.name })),
             finishReason: turn.finishReason,
             stored,
+            ...(turn.repairs ? { repairs: turn.repairs } : {}),
         },
         { files: [responseFile] },
     );

@@ -77,6 +77,8 @@ export class Dispatcher {
             canonical: tool?.name ?? null,
             outcome: failure(toolError(code, message, hint)),
         });
+        // A text-protocol call that could not be read: nothing to run, the model is shown the expected form.
+        if (call.invalid) return refuse('tool.invalid_arguments', call.invalid.message, call.invalid.hint);
         if (tool?.name === 'task.return' && !this.options.insideTask) {
             return refuse('agent.return_outside_task', 'task_return only ends a sub-agent task, and this agent is not working on one.', 'Finish your own work with the tools you were given.');
         }

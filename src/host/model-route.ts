@@ -1,10 +1,13 @@
 import type { ModelReply, ModelRequest } from '../contract/model';
 import type { Profile } from '../contract/profile';
+import { TEXT_COMPLETION_SOURCE } from '../contract/text-protocol/source';
 import { findConnectionProfile, sourceOfConnection } from './connection-profiles';
 import { t } from '../i18n/t';
 import { requestModel, requestModelWithConnection } from './model-bridge';
 import { SnapshotError } from './snapshot';
 import { stContext } from './st-context';
+import { connectionApiOf, rawConnectionProfile } from './text-completion/text-connection';
+import { requestTextModel, requestTextModelWithConnection } from './text-completion/text-request';
 
 export interface ModelRoute {
     send(request: ModelRequest, signal: AbortSignal): Promise<ModelReply>;
@@ -15,6 +18,7 @@ export interface ModelRoute {
 /**
  * Where a profile's model calls go: the current connection, or its Connection Manager profile. A profile
  * whose connection profile was deleted fails here, naming it; it never falls back to another model.
+ * Text Completion connections go through the text tool protocol (SPEC §9); their responses decode by it.
  */
 export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): ModelRoute {
     if (profile.model.mode === 'connection-profile') {
@@ -25,10 +29,18 @@ export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): Mod
                 `The connection profile "${profile.model.profileName}" used by the agent profile "${profile.displayName}" no longer exists. Choose another model for the profile.`,
             );
         }
+        const api = connectionApiOf(connection.api);
+        if (api.selected === TEXT_COMPLETION_SOURCE) {
+            const raw = rawConnectionProfile(connection.id);
+            const textConnection = { id: connection.id, api: connection.api, ...(raw ?? {}) };
+            return { send: (request, signal) => requestTextModelWithConnection(request, textConnection, api.type ?? '', signal), source: TEXT_COMPLETION_SOURCE };
+        }
         return { send: (request, signal) => requestModelWithConnection(request, connection.id, signal), source: sourceOfConnection(connection) };
     }
-    if (stContext().mainApi !== 'openai') {
-        throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion connection (tool calling). Switch the API, or turn Agent Mode off.`);
+    const mainApi = stContext().mainApi;
+    if (mainApi === TEXT_COMPLETION_SOURCE) return { send: (request, signal) => requestTextModel(request, signal), source: TEXT_COMPLETION_SOURCE };
+    if (mainApi !== 'openai') {
+        throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion or Text Completion connection. Switch the API, or turn Agent Mode off.`);
     }
     return { send: (request, signal) => requestModel(request, signal), source: null };
 }

@@ -7,6 +7,7 @@ import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
 import { createWorldInfoCapture } from './world-info-capture';
 import { runSkills } from './skills/run-skills';
+import { createTextPromptCapture } from './text-completion/text-prompt-capture';
 
 export class SnapshotError extends Error {
     constructor(
@@ -105,7 +106,10 @@ export async function captureRunInput(
     };
     const onLoaded = (lore: Record<string, unknown>) => worldInfo.onEntriesLoaded(lore);
     const onScan = (args: { activated?: { entries?: unknown } }) => worldInfo.onScanDone(args);
+    const textPrompt = createTextPromptCapture();
+    const onCombine = (data: { storyString?: unknown }) => textPrompt.onBeforeCombine(data);
     const { eventSource, eventTypes } = context;
+    eventSource.on(eventTypes.GENERATE_BEFORE_COMBINE_PROMPTS!, onCombine);
     eventSource.on(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
     eventSource.on(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
     eventSource.on(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
@@ -115,11 +119,13 @@ export async function captureRunInput(
         eventSource.removeListener(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
         eventSource.removeListener(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
         eventSource.removeListener(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
+        eventSource.removeListener(eventTypes.GENERATE_BEFORE_COMBINE_PROMPTS!, onCombine);
     }
     // The skill set is frozen with the rest; every bundle it names is in the worker's cache from here on.
     const skills = await runSkills(profile);
     if (signal.aborted) throw new SnapshotError('run.cancelled', 'The run was stopped.');
-    const assembled = prompt as PromptMessage[] | null;
+    // Text Completion: no chat-format prompt is assembled; its parts are (text-prompt-capture.ts).
+    const assembled = (prompt as PromptMessage[] | null) ?? textPrompt.result(prefix);
     if (!assembled) {
         throw new SnapshotError('host.prompt_unavailable', 'SillyTavern did not assemble a prompt for this turn (is a character or group chat open?).');
     }

@@ -74,6 +74,11 @@ export interface StContext {
     SlashCommandArgument: { fromProps(props: Record<string, unknown>): unknown };
     SlashCommandEnumValue: new (value: string, description?: string) => unknown;
     ARGUMENT_TYPE: Record<string, string>;
+    /** Text Completion (the text tool protocol's route). */
+    powerUserSettings: { instruct?: Record<string, unknown> & { enabled?: boolean; preset?: string } } & Record<string, unknown>;
+    TextCompletionService: {
+        constructPrompt(prompt: Array<{ role: string; content: string; name?: string }>, instructPreset: unknown, instructSettings?: unknown): string | undefined;
+    };
 }
 
 declare global {

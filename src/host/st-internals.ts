@@ -28,6 +28,8 @@ export interface ScriptModule {
         displayIncompleteSentences?: boolean;
         includeUserPromptBias?: boolean;
     }): string;
+    /** The response length the user set (live binding), read by the text route. */
+    amount_gen: number;
 }
 
 /** The regex extension's engine: the scripts the user placed on AI output and reasoning. */
@@ -39,6 +41,33 @@ export interface RegexEngineModule {
 // The same URLs SillyTavern loads them from, so the import returns its live module instances.
 const SCRIPT_MODULE = '/script.js';
 const REGEX_ENGINE_MODULE = '/scripts/extensions/regex/engine.js';
+/** SillyTavern's Text Completion settings module (textgen-settings.js), for the text tool protocol's route. */
+export interface TextGenModule {
+    textgenerationwebui_settings: Record<string, unknown> & { type: string; streaming?: boolean };
+    getTextGenGenerationData(
+        finalPrompt: string,
+        maxTokens: number,
+        isImpersonate: boolean,
+        isContinue: boolean,
+        cfgValues: unknown,
+        type: string,
+    ): Promise<Record<string, unknown>>;
+}
+
+export interface InstructModule {
+    getInstructStoppingSequences(options?: { customInstruct?: unknown; useStopStrings?: boolean | null }): string[];
+}
+
+const TEXTGEN_MODULE = '/scripts/textgen-settings.js';
+const INSTRUCT_MODULE = '/scripts/instruct-mode.js';
+
+export function importTextGenModule(): Promise<TextGenModule> {
+    return import(/* webpackIgnore: true */ TEXTGEN_MODULE) as Promise<TextGenModule>;
+}
+
+export function importInstructModule(): Promise<InstructModule> {
+    return import(/* webpackIgnore: true */ INSTRUCT_MODULE) as Promise<InstructModule>;
+}
 
 export function importScriptModule(): Promise<ScriptModule> {
     return import(/* webpackIgnore: true */ SCRIPT_MODULE) as Promise<ScriptModule>;

@@ -1,4 +1,5 @@
 import type { ConnectionProfile } from '../contract/connection-profile';
+import type { ConnectionProtocol } from '../contract/text-protocol/source';
 import type { Result } from '../contract/result';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
@@ -58,6 +59,8 @@ export interface PanelServices {
         remove(id: string): void;
         /** SillyTavern's Connection Manager profiles, read fresh. */
         connections(): ConnectionProfile[];
+        /** How agents on the current connection call tools (SPEC §9); absent in test fakes. */
+        currentProtocol?(): ConnectionProtocol;
     };
     /** A yes/no question in SillyTavern's own popup. */
     confirm(question: string): Promise<boolean>;

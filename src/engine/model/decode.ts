@@ -2,14 +2,17 @@ import { decodeClaude } from './decode-claude';
 import { envelopeProblem, isObject, malformed, type DecodeContext, type DecodeResult } from './decode-common';
 import { decodeGemini } from './decode-gemini';
 import { decodeOpenAi } from './decode-openai';
+import { decodeText } from './decode-text';
+import { TEXT_COMPLETION_SOURCE } from '../../contract/text-protocol/source';
 
 export type { DecodeContext, DecodeResult } from './decode-common';
-export { decodeClaude, decodeGemini, decodeOpenAi };
+export { decodeClaude, decodeGemini, decodeOpenAi, decodeText };
 
-export type Dialect = 'openai' | 'claude' | 'gemini';
+export type Dialect = 'openai' | 'claude' | 'gemini' | 'text';
 
 /** The dialect of a SillyTavern chat-completion source: only Claude and Gemini have their own response shape. */
 export function dialectOfSource(source: string): Dialect {
+    if (source === TEXT_COMPLETION_SOURCE) return 'text';
     if (source === 'claude') return 'claude';
     if (source === 'makersuite' || source === 'vertexai') return 'gemini';
     return 'openai';
@@ -24,7 +27,7 @@ export function dialectOfShape(raw: unknown): Dialect | null {
     return null;
 }
 
-const DECODERS = { openai: decodeOpenAi, claude: decodeClaude, gemini: decodeGemini } as const;
+const DECODERS = { openai: decodeOpenAi, claude: decodeClaude, gemini: decodeGemini, text: decodeText } as const;
 
 /**
  * Turns the backend's JSON for one model request into a ModelTurn. The decoder is chosen by `source` (the

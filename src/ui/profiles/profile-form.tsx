@@ -8,6 +8,7 @@ import { delegationTargets, unknownCallerWarnings } from './delegation-check';
 import { CheckboxField, Checklist, Field, FieldErrors, inputId, invalidProps, NumberField, TextField } from './form-fields';
 import { errorsAt, unplacedErrors, type Draft } from './profile-draft';
 import { ToolFields } from './tool-fields';
+import { ProtocolNote } from './protocol-note';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -115,6 +116,7 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 />
             </Field>
             <ModelField profile={profile} connections={connections} errors={at('model')} edit={edit} />
+            <ProtocolNote profile={profile} connections={connections} errors={at('textProtocol.grammar')} edit={edit} />
             <Field path="presentation" label={t`Presentation`} errors={at('presentation')}>
                 <select
                     id={inputId('presentation')}

@@ -1,0 +1,4 @@
+export * from './parse';
+export * from './render';
+export * from './grammar';
+export * from './source';
