@@ -57,8 +57,8 @@ export interface StContext {
     };
     generate(type: string, options: { signal?: AbortSignal }, dryRun: boolean): Promise<unknown>;
     saveReply(options: { type: string; getMessage: string; reasoning?: string }): Promise<unknown>;
-    /** ST's power_user settings object (live: the user's clean-up switches such as trim_spaces). */
-    powerUserSettings: Record<string, unknown>;
+    /** ST's power_user settings object (live): clean-up switches such as trim_spaces, and the instruct template. */
+    powerUserSettings: { instruct?: Record<string, unknown> & { enabled?: boolean; preset?: string } } & Record<string, unknown>;
     saveChat(): Promise<void>;
     updateMessageBlock(messageId: number, message: ChatMessage): void;
     stopGeneration(): boolean;
@@ -75,7 +75,6 @@ export interface StContext {
     SlashCommandEnumValue: new (value: string, description?: string) => unknown;
     ARGUMENT_TYPE: Record<string, string>;
     /** Text Completion (the text tool protocol's route). */
-    powerUserSettings: { instruct?: Record<string, unknown> & { enabled?: boolean; preset?: string } } & Record<string, unknown>;
     TextCompletionService: {
         constructPrompt(prompt: Array<{ role: string; content: string; name?: string }>, instructPreset: unknown, instructSettings?: unknown): string | undefined;
     };
