@@ -1,6 +1,7 @@
 import type { RunState } from './records';
 import type { TokenUsage } from './model';
 import type { SkillScope } from './skills';
+import type { LoreDecision, LoreProposal } from './lore';
 
 /**
  * The journal's event types (noun-then-verb) and their payloads. The journal is the truth: the panel,
@@ -73,6 +74,10 @@ export interface EventPayloads {
     'task-inject': { taskIds: string[] };
     /** A checkpoint's text written back as the file's current version, from the timeline. */
     'checkpoint-restore': { seq: number; path: string; version: number };
+    /** A lore change the agent proposed (worldinfo.propose); nothing is written until the user accepts it. */
+    'lore-propose': LoreProposal;
+    /** The user accepted (and where it was written) or discarded a proposal, from the panel. */
+    'lore-decide': LoreDecision;
 }
 
 export type EventType = keyof EventPayloads;
