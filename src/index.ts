@@ -1,6 +1,7 @@
 import './contract/zod-setup';
 import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode, setChatProfile } from './host/agent-mode';
 import { commitDraft } from './host/commit-draft';
+import { acceptLoreProposal, discardLoreProposal } from './host/lore-write';
 import { connectionProfiles } from './host/connection-profiles';
 import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
@@ -76,6 +77,7 @@ const panelServices: PanelServices = {
     toast: toasts,
     skills: hostSkills,
     skillOwners,
+    lore: { accept: acceptLoreProposal, discard: discardLoreProposal },
 };
 
 let started = false;

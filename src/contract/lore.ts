@@ -64,3 +64,14 @@ export const LoreDecisionSchema = z.object({
     written: z.object({ book: z.string(), uid: z.number().int(), created: z.boolean() }).nullable(),
 });
 export type LoreDecision = z.infer<typeof LoreDecisionSchema>;
+
+/** What the panel asks the host to write when the user accepts a proposal. */
+export interface LoreAcceptRequest {
+    runId: string;
+    /** The run's chat key: a proposal is written only while its chat is open (its lorebook is that chat's). */
+    chatKey: string;
+    proposal: LoreProposal;
+    /** The text to write: the proposal's, or the user's edit of it. */
+    text: LoreText;
+    edited: boolean;
+}

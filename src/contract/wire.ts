@@ -8,6 +8,7 @@ import type { Profile } from './profile';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
+import type { LoreDecision } from './lore';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
@@ -116,4 +117,6 @@ export interface EngineApi {
     exportSkillsZip(hashes: string[]): Promise<Result<Uint8Array>>;
     /** The `{version: 1, items}` payload for a card or preset (TauriTavern's format). */
     encodeSkillPayload(hashes: string[]): Promise<Result<unknown>>;
+    /** Journals the user's answer to a lore proposal of the run (issue 19): once per proposal. */
+    recordLoreDecision(runId: string, decision: LoreDecision): Promise<Result<null>>;
 }

@@ -4,6 +4,7 @@ import { completeRun, failRun } from './complete-run';
 import { createRootInvocation, type AgentInvocation } from './invocation';
 import { prepareRun } from './prepare-run';
 import { RunSession, type RunDependencies } from './run-session';
+import { unregisterLiveJournal } from './live-journals';
 
 export type { RunDependencies };
 
@@ -25,5 +26,7 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
     } catch (error) {
         await agent?.tasks?.closeAll('The run ended.');
         return failRun(session, error);
+    } finally {
+        unregisterLiveJournal(session.journal);
     }
 }

@@ -2,6 +2,7 @@ import type { ConnectionProfile } from '../contract/connection-profile';
 import type { Result } from '../contract/result';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
+import type { LoreAcceptRequest, LoreDecision } from '../contract/lore';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
@@ -65,6 +66,11 @@ export interface PanelServices {
     skills?: SkillsService;
     /** The open character and selected preset, as skill scopes the manager can target. */
     skillOwners?(): SkillOwners;
+    /** Lore proposals (issue 19): Accept writes through SillyTavern's world-info API; both are journaled in the run. */
+    lore?: {
+        accept(request: LoreAcceptRequest): Promise<Result<LoreDecision>>;
+        discard(runId: string, proposalId: string): Promise<Result<LoreDecision>>;
+    };
     toast: {
         info(message: string, title?: string): void;
         success(message: string, title?: string): void;

@@ -71,6 +71,16 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-clock-rotate-left', title: t`Checkpoint restored`, detail: `${text('path')} → v${text('version')}`, tone: 'ok' };
         case 'task-inject':
             return { icon: 'fa-inbox', title: t`Sub-agent results handed to the model`, detail: Array.isArray(p.taskIds) ? p.taskIds.join(', ') : '', tone: 'info' };
+        case 'lore-propose': {
+            const after = (p.after ?? {}) as { title?: string };
+            return { icon: 'fa-book', title: t`Lore change proposed`, detail: [after.title, text('reason')].filter(Boolean).join(' · '), tone: 'info' };
+        }
+        case 'lore-decide': {
+            const written = p.written as { book?: string; uid?: number } | null;
+            return p.decision === 'accepted'
+                ? { icon: 'fa-book', title: t`Lore proposal accepted`, detail: written ? `${written.book} #${written.uid}` : '', tone: 'ok' }
+                : { icon: 'fa-book', title: t`Lore proposal discarded`, detail: '', tone: 'info' };
+        }
         default:
             return { icon: 'fa-circle-info', title: row.eventType ?? '', detail: firstLine(JSON.stringify(p)), tone: 'info' };
     }
