@@ -178,3 +178,26 @@ describe('worldinfo.propose', () => {
         assert.equal(events.length, 0);
     });
 });
+
+describe('profiles and the lore tools', () => {
+    it('search and read for the writer, researcher and game master; propose for the writer and game master only', async () => {
+        const { builtInProfile, isToolAllowed } = await import('../../src/contract/profile');
+        for (const id of ['writer', 'researcher', 'game-master']) {
+            const profile = builtInProfile(id)!;
+            assert.ok(isToolAllowed(profile, 'worldinfo.search') && isToolAllowed(profile, 'worldinfo.read'), id);
+        }
+        assert.ok(isToolAllowed(builtInProfile('writer')!, 'worldinfo.propose'));
+        assert.ok(isToolAllowed(builtInProfile('game-master')!, 'worldinfo.propose'));
+        assert.ok(!isToolAllowed(builtInProfile('researcher')!, 'worldinfo.propose'));
+        assert.ok(!isToolAllowed(builtInProfile('editor')!, 'worldinfo.search'));
+    });
+
+    it('a stored profile from before the lore option loads, with other books off', async () => {
+        const { parseProfile } = await import('../../src/contract/profile-migrations');
+        const { lore: _lore, ...stored } = WRITER_PROFILE;
+        const parsed = parseProfile(JSON.parse(JSON.stringify({ ...stored, id: 'old-writer' })));
+        assert.ok(parsed.ok);
+        assert.deepEqual(parsed.profile.lore, { editOtherBooks: false });
+        assert.equal(parsed.migratedFrom, null);
+    });
+});
