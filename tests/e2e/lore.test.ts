@@ -28,7 +28,7 @@ async function runEnded(page: Page): Promise<void> {
     await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 60_000 });
 }
 
-/** A new lorebook made through SillyTavern's own API, with entries added by slash commands; returns their uids. */
+/** A lorebook (new, or SillyTavern's shipped one of that name) with entries added by slash commands; returns their uids. */
 async function makeBook(page: Page, name: string, entries: Array<{ key: string; content: string; disabled?: boolean }>): Promise<number[]> {
     await page.evaluate(async (book) => {
         const wi = (await import(/* webpackIgnore: true */ '/scripts/world-info.js' as string)) as { createNewWorldInfo(n: string): Promise<boolean> };
@@ -40,6 +40,12 @@ async function makeBook(page: Page, name: string, entries: Array<{ key: string; 
         if (entry.disabled) await slash(page, `/setentryfield file="${name}" uid=${uid} field=disable true`);
         uids.push(uid);
     }
+    // /createentry saves after a debounce, and SillyTavern cancels a pending debounced save whenever any book
+    // is saved at once (making the next book does): save this one now, so a fresh page loads it whole.
+    await page.evaluate(async (book) => {
+        const wi = (await import(/* webpackIgnore: true */ '/scripts/world-info.js' as string)) as { loadWorldInfo(n: string): Promise<unknown>; saveWorldInfo(n: string, d: unknown, now: boolean): Promise<void> };
+        await wi.saveWorldInfo(book, await wi.loadWorldInfo(book), true);
+    }, name);
     return uids;
 }
 
@@ -161,5 +167,28 @@ test('lore proposals: nothing changes until Accept; Accept writes the chat loreb
     const listing = toolMessages(session.mock.generations()[1]!)[0]!.content;
     assert.match(listing, new RegExp(`worldinfo:${book!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#${mill!.uid}\\b`));
     assert.match(JSON.stringify(session.mock.generations()[0]!.body), /only its wheel remains/);
+    await page.context().close();
+});
+
+test('proposals show while the run works, and a decision made then is journaled in the live run', async () => {
+    const page = await openAgentChat(session);
+    session.mock.enqueue(
+        calls(call('worldinfo_propose', { title: 'Storm', keys: ['storm'], content: 'A storm gathers over the Silverrun.' })),
+        // A long model turn: the run is still going while the user reviews the proposal; Stop ends it.
+        { delayMs: 120_000, toolCalls: [call('workspace_finish', {})] },
+    );
+    await page.fill('#send_textarea', 'Look at the sky.');
+    await page.click('#send_but');
+    await session.mock.waitForGenerations(2, 60_000);
+    const item = page.locator('.tavern-agent__lore-proposal[data-state="pending"]', { hasText: 'Storm' });
+    await item.waitFor();
+    assert.ok(await page.evaluate(() => Boolean(globalThis.TavernAgent!.status().run)), 'the run is still working');
+    await item.locator('[data-action="discard"]').click();
+    await page.locator('.tavern-agent__lore-proposal[data-state="discarded"]').waitFor();
+    await page.locator('.tavern-agent__event[data-event-type="lore-decide"]').first().waitFor({ state: 'attached' });
+    assert.ok(await page.evaluate(() => Boolean(globalThis.TavernAgent!.status().run)), 'decided while the run works');
+    assert.equal(await chatBook(page), null, 'nothing written');
+    await page.click('#mes_stop');
+    await runEnded(page);
     await page.context().close();
 });
