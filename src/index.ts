@@ -2,6 +2,8 @@ import './contract/zod-setup';
 import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode, setChatProfile } from './host/agent-mode';
 import { commitDraft } from './host/commit-draft';
 import { connectionProfiles, currentConnectionProtocol } from './host/connection-profiles';
+import { acceptLoreProposal, discardLoreProposal } from './host/lore-write';
+import { connectionProfiles } from './host/connection-profiles';
 import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
 import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
@@ -77,6 +79,7 @@ const panelServices: PanelServices = {
     skills: hostSkills,
     skillOwners,
     guide: guideActiveRun,
+    lore: { accept: acceptLoreProposal, discard: discardLoreProposal },
 };
 
 let started = false;

@@ -36,6 +36,7 @@ export const RECOVERABLE_CODES = [
     'worldinfo.entry_not_found',
     'worldinfo.invalid_range',
     'worldinfo.read_too_large',
+    'worldinfo.proposal_denied',
     'skill.not_found',
     'skill.not_visible',
     'skill.file_not_found',
@@ -113,6 +114,10 @@ export const WIRE_ERROR_CODES = [
     'skill.hash_mismatch',
     'skill.payload_invalid',
     'skill.payload_version',
+    'lore.proposal_not_found',
+    'lore.already_decided',
+    'lore.wrong_chat',
+    'lore.write_failed',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

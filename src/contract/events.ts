@@ -1,6 +1,7 @@
 import type { RunState } from './records';
 import type { TokenUsage } from './model';
 import type { SkillScope } from './skills';
+import type { LoreDecision, LoreProposal } from './lore';
 
 /**
  * The journal's event types (noun-then-verb) and their payloads. The journal is the truth: the panel,
@@ -79,6 +80,10 @@ export interface EventPayloads {
     'guidance-queue': { guidanceId: string; text: string };
     /** Queued guidance put into the agent's next model turn as a user note (once). */
     'guidance-deliver': { guidanceIds: string[]; round: number };
+    /** A lore change the agent proposed (worldinfo.propose); nothing is written until the user accepts it. */
+    'lore-propose': LoreProposal;
+    /** The user accepted (and where it was written) or discarded a proposal, from the panel. */
+    'lore-decide': LoreDecision;
 }
 
 export type EventType = keyof EventPayloads;

@@ -73,6 +73,12 @@ export const ProfileSchema = z
          */
         textProtocol: z.object({ grammar: z.boolean() }).default({ grammar: true }),
         systemPrompt: z.string().max(20_000),
+        /**
+         * Lore proposals (worldinfo.propose): by default they write only the chat's own lorebook; with
+         * editOtherBooks an accepted edit may change the other books in scope. Defaulted, so profiles stored
+         * before it existed load unchanged (no version bump).
+         */
+        lore: z.object({ editOtherBooks: z.boolean() }).default({ editOtherBooks: false }),
     })
     .superRefine((profile, ctx) => {
         for (const root of profile.workspace.writableRoots) {
@@ -102,6 +108,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     maxToolReminders: 2,
     textProtocol: { grammar: true },
     systemPrompt: '',
+    lore: { editOtherBooks: false },
 };
 
 export const WRITER_PROFILE: Profile = {
@@ -121,7 +128,8 @@ export const RESEARCHER_PROFILE: Profile = {
     presentation: 'background',
     tools: {
         ...BASE.tools,
-        allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
+        // Lore it may look up, never propose: a read-only helper.
+        allow: ['chat.*', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
         maxRounds: 30,
         maxCallsPerRun: 60,
     },

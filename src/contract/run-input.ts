@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { RunLoreSchema } from './lore';
 import { MemoryPayloadSchema } from './memory';
 import { ProfileSchema } from './profile';
 import { RunSkillSchema } from './skills';
@@ -57,6 +58,8 @@ export const RunInputSchema = z.object({
     /** The prompt SillyTavern assembled for this turn, the run's starting context. */
     prompt: z.array(WireMessageSchema),
     worldInfo: z.object({ captured: z.boolean(), entries: z.array(WorldInfoEntrySchema) }),
+    /** Every enabled entry of the lorebooks in scope (worldinfo.search/read/propose); absent when not captured. */
+    lore: RunLoreSchema.optional(),
     /** The agent profile, resolved by the engine before the run and validated again here. */
     profile: ProfileSchema,
     /** The chat completion source, so responses decode by provider. */

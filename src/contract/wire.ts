@@ -8,6 +8,7 @@ import type { Profile } from './profile';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
+import type { LoreDecision } from './lore';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
@@ -120,4 +121,6 @@ export interface EngineApi {
     encodeSkillPayload(hashes: string[]): Promise<Result<unknown>>;
     /** Queues the user's guidance for a running run; it reaches the model at the agent's next turn. */
     guideRun(runId: string, text: string): Promise<Result<{ guidanceId: string }>>;
+    /** Journals the user's answer to a lore proposal of the run (issue 19): once per proposal. */
+    recordLoreDecision(runId: string, decision: LoreDecision): Promise<Result<null>>;
 }

@@ -20,6 +20,7 @@ import { exportProfiles, importProfiles, parseProfile } from '../contract/profil
 import { listProfiles, resolveProfile } from './profiles';
 import { createIdbSkillCache, type SkillCache } from '../store/skill-cache';
 import { createSkillApi, skillFileReader } from './skills-api';
+import { recordLoreDecision } from './lore-decisions';
 
 /** A module worker cannot call importScripts; a classic worker can. */
 function runsInModuleWorker(): boolean {
@@ -180,6 +181,7 @@ export function createEngine(): EngineApi {
         checkpointDiff: (runId, seq) => withStorage((s) => checkpointDiff(s, runId, seq)),
         restoreCheckpoint: (runId, seq) => withStorage((s) => restoreCheckpoint(s, runId, seq, running.has(runId))),
         exportRun: (runId) => withStorage((s) => exportRun(s, runId)),
+        recordLoreDecision: (runId, decision) => withStorage((s) => recordLoreDecision(s, runId, decision)),
         importRun: (text) => withStorage((s) => importRun(s, text, `imported-${crypto.randomUUID()}`)),
         deleteRun: (runId) =>
             withStorage(async (s) => {

@@ -26,6 +26,7 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
         skills: agent.skills,
         agents: agent.agentsFor(callId),
         signal: agent.signal,
+        journal,
     });
     const durationMs = session.now() - started;
     const content = modelFacingText(outcome, resultPath);

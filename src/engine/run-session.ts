@@ -9,6 +9,7 @@ import type { SkillAccess, ToolDefinition } from '../tools/tool';
 import type { FileStore } from '../workspace/journal-writer';
 import { Journal, type EventSink } from './journal';
 import type { GuidanceQueue } from './guidance-queue';
+import { registerLiveJournal } from './live-journals';
 
 export interface RunDependencies {
     storage: RunStorage;
@@ -44,6 +45,8 @@ export class RunSession {
     ) {
         this.now = deps.now ?? Date.now;
         this.journal = new Journal(input.runId, deps.storage, deps.sink, this.now);
+        // Lore decisions made while the run works go through this journal (runAgent unregisters it).
+        registerLiveJournal(this.journal);
         this.fileStore = { putFile: (file) => deps.storage.putFile(file).catch((error: unknown) => Promise.reject(storageFailure(error))) };
         this.record = {
             v: RECORD_VERSION,

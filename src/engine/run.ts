@@ -4,6 +4,7 @@ import { completeRun, failRun } from './complete-run';
 import { createRootInvocation, type AgentInvocation } from './invocation';
 import { prepareRun } from './prepare-run';
 import { RunSession, type RunDependencies } from './run-session';
+import { unregisterLiveJournal } from './live-journals';
 
 export type { RunDependencies };
 
@@ -28,5 +29,6 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
         return failRun(session, error);
     } finally {
         deps.guidance?.close();
+        unregisterLiveJournal(session.journal);
     }
 }

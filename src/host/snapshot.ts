@@ -6,6 +6,8 @@ import type { ChatMessage } from './st-context';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
 import { createWorldInfoCapture } from './world-info-capture';
+import type { LoadedLore } from './lore-capture';
+import { captureRunLore } from './run-lore';
 import { runSkills } from './skills/run-skills';
 import { createTextPromptCapture } from './text-completion/text-prompt-capture';
 
@@ -104,7 +106,12 @@ export async function captureRunInput(
     const onPrompt = (data: { chat: PromptMessage[]; dryRun: boolean }) => {
         if (data.dryRun) prompt = structuredClone(data.chat);
     };
-    const onLoaded = (lore: Record<string, unknown>) => worldInfo.onEntriesLoaded(lore);
+    // The books this turn's scan loaded: every enabled entry of them is searchable by the lore tools.
+    let loadedLore: LoadedLore | null = null;
+    const onLoaded = (lore: Record<string, unknown>) => {
+        worldInfo.onEntriesLoaded(lore);
+        loadedLore = lore as LoadedLore;
+    };
     const onScan = (args: { activated?: { entries?: unknown } }) => worldInfo.onScanDone(args);
     const textPrompt = createTextPromptCapture();
     const onCombine = (data: { storyString?: unknown }) => textPrompt.onBeforeCombine(data);
@@ -130,6 +137,8 @@ export async function captureRunInput(
         throw new SnapshotError('host.prompt_unavailable', 'SillyTavern did not assemble a prompt for this turn (is a character or group chat open?).');
     }
     const openai = await importOpenAiModule();
+    const activation = worldInfo.result();
+    const lore = await captureRunLore(loadedLore, activation.entries);
     return {
         runId,
         generationType: type,
@@ -139,7 +148,8 @@ export async function captureRunInput(
             .filter((m) => m && typeof m === 'object' && ['system', 'user', 'assistant'].includes(String(m.role)))
             .map((m) => ({ role: m.role as 'system' | 'user' | 'assistant', content: textOf(m.content), ...(m.name ? { name: String(m.name) } : {}) })),
         // No entry matched, or no book has entries: a valid, empty activation. No scan seen: not captured.
-        worldInfo: worldInfo.result(),
+        worldInfo: activation,
+        ...(lore ? { lore } : {}),
         skills: skills.skills,
         hiddenSkills: skills.hiddenSkills,
         source: source ?? openai.oai_settings.chat_completion_source,

@@ -4,6 +4,7 @@ import type { Workspace } from '../workspace/workspace';
 import type { RunInput } from '../contract/run-input';
 import type { SkillFile } from '../contract/skills';
 import type { AgentAccess } from './agent-access';
+import type { JournalWriter } from '../workspace/journal-writer';
 
 /** What a tool gives back: bounded text for the model, details for the panel and the audit store. */
 export interface ToolResult {
@@ -59,6 +60,8 @@ export interface ToolContext {
     /** Delegation; absent where a context has none (unit tests of other tools), which agent tools report. */
     agents?: AgentAccess;
     signal: AbortSignal;
+    /** The journal of the calling agent (stamped with its task), for tools that record an event of their own (worldinfo.propose). */
+    journal?: JournalWriter;
 }
 
 /** A tool is data plus one function (STYLE.md): name, alias, description, zod arguments, execute. */

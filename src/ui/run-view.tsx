@@ -1,5 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { t } from '../i18n/t';
+import { LoreProposals } from './lore/lore-proposals';
 import { RunFiles } from './timeline/files';
 import { RunHistory } from './timeline/history';
 import { RemoteReplies } from './timeline/remote-replies';
@@ -57,6 +58,7 @@ export function RunView() {
                         follow={isLive}
                     />
                 )}
+                <LoreProposals runId={model.runId} chatKey={summary.chatKey} revision={summary.events} canDecide={viewed.source !== 'imported'} />
                 <RunFiles summary={summary} canRestore={ctx.canRestore} revision={ended ? summary.events : summary.calls} />
             </div>
             <RemoteReplies />

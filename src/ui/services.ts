@@ -3,6 +3,7 @@ import type { ConnectionProtocol } from '../contract/text-protocol/source';
 import type { Result } from '../contract/result';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
+import type { LoreAcceptRequest, LoreDecision } from '../contract/lore';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
@@ -70,6 +71,11 @@ export interface PanelServices {
     skillOwners?(): SkillOwners;
     /** Queues guidance for the run working in this tab (reaches the model at its next turn); absent: no input. */
     guide?(text: string): Promise<Result<{ guidanceId: string }>>;
+    /** Lore proposals (issue 19): Accept writes through SillyTavern's world-info API; both are journaled in the run. */
+    lore?: {
+        accept(request: LoreAcceptRequest): Promise<Result<LoreDecision>>;
+        discard(runId: string, proposalId: string): Promise<Result<LoreDecision>>;
+    };
     toast: {
         info(message: string, title?: string): void;
         success(message: string, title?: string): void;

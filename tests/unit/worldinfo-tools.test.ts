@@ -40,10 +40,15 @@ const LORE = inputWith([
 ]);
 
 describe('worldinfo tool definitions', () => {
-    it('exports worldinfo.read_activated with its alias', () => {
+    it('exports the world-info tools with their aliases (only a proposal records anything)', () => {
         assert.deepEqual(
             WORLDINFO_TOOLS.map((tool) => [tool.name, tool.alias, tool.readOnly]),
-            [['worldinfo.read_activated', 'worldinfo_read_activated', true]],
+            [
+                ['worldinfo.read_activated', 'worldinfo_read_activated', true],
+                ['worldinfo.search', 'worldinfo_search', true],
+                ['worldinfo.read', 'worldinfo_read', true],
+                ['worldinfo.propose', 'worldinfo_propose', false],
+            ],
         );
     });
 

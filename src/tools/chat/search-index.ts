@@ -154,48 +154,65 @@ const PHRASE_BONUS = 0.2;
  */
 export function searchPrefix(prefix: readonly PrefixMessage[], query: ParsedQuery, options: SearchOptions): SearchHit[] {
     const { first, last, role } = options;
-    const { tokens, phrase } = query;
-    if (last < first || tokens.length === 0) return [];
+    if (last < first || query.tokens.length === 0) return [];
     const corpus = corpusOf(prefix);
-    const totalWeight = tokens.reduce((sum, token) => sum + token.weight, 0);
-    // One token that is the whole query: every hit holds the phrase too.
-    const single = tokens.length === 1 && tokens[0]!.text === phrase;
     const hits: SearchHit[] = [];
     for (let position = first; position <= last; position += 1) {
         if (role !== undefined && effectiveRole(prefix[position]!) !== role) continue;
-        const text = corpus.text(position);
-        let weight = 0;
-        let count = 0;
-        let at = -1;
-        let length = 0;
-        for (const token of tokens) {
-            const found = token.wholeWord ? findWholeWord(text, token.text) : text.indexOf(token.text);
-            if (found === -1) continue;
-            weight += token.weight;
-            count += 1;
-            if (at === -1 || found < at) {
-                at = found;
-                length = token.text.length;
-            }
-        }
-        if (count === 0) continue;
-        let score = SHARE_WEIGHT * (weight / totalWeight);
-        if (single) {
-            score += PHRASE_BONUS;
-        } else if (count === tokens.length && phrase !== '') {
-            // The phrase holds every token, so it can only be there when they all are.
-            const phraseAt = text.indexOf(phrase);
-            if (phraseAt !== -1) {
-                score += PHRASE_BONUS;
-                at = phraseAt;
-                length = phrase.length;
-            }
-        }
-        hits.push({ position, score, matchAt: at, matchLength: length });
+        const match = matchText(corpus.text(position), query);
+        if (match) hits.push({ position, ...match });
     }
     // Equal scores: what the story shows (visible) before hidden notes, then newest first.
     hits.sort((a, b) => b.score - a.score || Number(prefix[a.position]!.hidden) - Number(prefix[b.position]!.hidden) || b.position - a.position);
     return hits;
+}
+
+export interface TextMatch {
+    score: number;
+    /** Offset of the match a snippet centres on, in the lowercased text, and its length. */
+    matchAt: number;
+    matchLength: number;
+}
+
+/**
+ * How well one lowercased text matches a query, or null when it holds none of its tokens: the weighted
+ * share of tokens it holds (0.8) plus the phrase bonus (0.2). The one matcher of chat.search and
+ * worldinfo.search, so both treat case, short words and CJK alike.
+ */
+export function matchText(text: string, query: ParsedQuery): TextMatch | null {
+    const { tokens, phrase } = query;
+    if (tokens.length === 0) return null;
+    const totalWeight = tokens.reduce((sum, token) => sum + token.weight, 0);
+    // One token that is the whole query: every hit holds the phrase too.
+    const single = tokens.length === 1 && tokens[0]!.text === phrase;
+    let weight = 0;
+    let count = 0;
+    let at = -1;
+    let length = 0;
+    for (const token of tokens) {
+        const found = token.wholeWord ? findWholeWord(text, token.text) : text.indexOf(token.text);
+        if (found === -1) continue;
+        weight += token.weight;
+        count += 1;
+        if (at === -1 || found < at) {
+            at = found;
+            length = token.text.length;
+        }
+    }
+    if (count === 0) return null;
+    let score = SHARE_WEIGHT * (weight / totalWeight);
+    if (single) {
+        score += PHRASE_BONUS;
+    } else if (count === tokens.length && phrase !== '') {
+        // The phrase holds every token, so it can only be there when they all are.
+        const phraseAt = text.indexOf(phrase);
+        if (phraseAt !== -1) {
+            score += PHRASE_BONUS;
+            at = phraseAt;
+            length = phrase.length;
+        }
+    }
+    return { score, matchAt: at, matchLength: length };
 }
 
 /** Maps an offset in `text.toLowerCase()` back to `text`, for the rare letters that change length. */

@@ -1,35 +1,20 @@
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import type { WorldInfoEntry } from '../../contract/run-input';
-import { MAX_CALL_CHARS, MAX_RANGE_CHARS, MAX_READ_ITEMS, planReads, rangeNote, type ReadRequest } from '../chat/read-messages';
+import { MAX_CALL_CHARS, MAX_RANGE_CHARS, MAX_READ_ITEMS } from '../chat/read-messages';
+import { entriesByRef, entryRef, keysText, lookUp, readEntries, titleOf } from './entry-text';
 import { aliasOf, defineTool, failure, success } from '../tool';
 
-const REF_PREFIX = 'worldinfo:';
 /** The listing stays a bounded result even for a huge activation; entries past it can still be read by ref. */
 const MAX_LIST_CHARS = 30_000;
-const MAX_KEYS_SHOWN = 10;
-const MAX_KEY_CHARS = 40;
-const MAX_TITLE_CHARS = 80;
 const REFS_IN_HINT = 5;
 
 export function worldInfoRef(entry: WorldInfoEntry): string {
-    return `${REF_PREFIX}${entry.book}#${entry.uid}`;
-}
-
-function oneLine(text: string, max: number): string {
-    const line = text.replace(/\s+/g, ' ').trim();
-    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-function titleOf(entry: WorldInfoEntry): string {
-    const title = oneLine(entry.title, MAX_TITLE_CHARS);
-    return title === '' ? '(untitled)' : JSON.stringify(title);
+    return entryRef(entry);
 }
 
 function listLine(entry: WorldInfoEntry): string {
-    const keys = entry.keys.map((key) => oneLine(key, MAX_KEY_CHARS)).filter((key) => key !== '');
-    const shownKeys = keys.length === 0 ? 'no keys' : `keys: ${keys.slice(0, MAX_KEYS_SHOWN).join(', ')}${keys.length > MAX_KEYS_SHOWN ? ` (+${keys.length - MAX_KEYS_SHOWN} more)` : ''}`;
-    return `${worldInfoRef(entry)} · book ${JSON.stringify(entry.book)} · title ${titleOf(entry)} · ${shownKeys} · ${entry.content.length} chars${entry.constant ? ' · constant' : ''}`;
+    return `${worldInfoRef(entry)} · book ${JSON.stringify(entry.book)} · title ${titleOf(entry)} · ${keysText(entry.keys)} · ${entry.content.length} chars${entry.constant ? ' · constant' : ''}`;
 }
 
 const args = z.object({
@@ -69,8 +54,7 @@ export const readActivatedTool = defineTool({
                 ),
             );
         }
-        const byRef = new Map<string, WorldInfoEntry>();
-        for (const entry of entries) if (!byRef.has(worldInfoRef(entry))) byRef.set(worldInfoRef(entry), entry);
+        const byRef = entriesByRef(entries);
         const activated = [...byRef.values()];
 
         if (input.entries === undefined || input.entries.length === 0) {
@@ -98,8 +82,7 @@ export const readActivatedTool = defineTool({
         const found: WorldInfoEntry[] = [];
         const unknown: string[] = [];
         for (const request of input.entries) {
-            const ref = request.ref.trim();
-            const entry = byRef.get(ref) ?? byRef.get(`${REF_PREFIX}${ref}`);
+            const entry = lookUp(byRef, request.ref);
             if (entry) found.push(entry);
             else if (!unknown.includes(request.ref)) unknown.push(request.ref);
         }
@@ -116,27 +99,6 @@ export const readActivatedTool = defineTool({
             );
         }
 
-        const requests: ReadRequest[] = input.entries.map((request, i) => ({
-            label: worldInfoRef(found[i]!),
-            length: found[i]!.content.length,
-            start_char: request.start_char,
-            max_chars: request.max_chars,
-        }));
-        const plan = planReads(requests, { one: 'entry', many: 'entries' }, (request, start, max) =>
-            JSON.stringify({ ref: request.label, start_char: start, max_chars: max }),
-        );
-        if (!plan.ok) {
-            return failure(toolError(plan.problem === 'invalid_range' ? 'worldinfo.invalid_range' : 'worldinfo.read_too_large', plan.message, plan.hint));
-        }
-
-        const blocks = found.map((entry, i) => {
-            const read = plan.reads[i]!;
-            return `=== ${worldInfoRef(entry)} · title ${titleOf(entry)} · book ${JSON.stringify(entry.book)} · ${rangeNote(entry.content.length, read)} ===\n${entry.content.slice(read.from, read.to)}`;
-        });
-        const header = `${found.length} world-info entr${found.length === 1 ? 'y' : 'ies'} read, ${plan.total} chars of content. The text under each "===" line is exact.`;
-        return success([header, ...blocks].join('\n\n'), {
-            reads: found.map((entry, i) => ({ ref: worldInfoRef(entry), from: plan.reads[i]!.from, to: plan.reads[i]!.to, length: entry.content.length })),
-            chars: plan.total,
-        });
+        return readEntries(found, input.entries);
     },
 });

@@ -99,6 +99,7 @@ const FIELD_PATHS = [
     'workspace.writableRoots',
     'maxToolReminders',
     'systemPrompt',
+    'lore.editOtherBooks',
 ] as const;
 
 function belongsTo(error: FieldError, path: string): boolean {

@@ -75,7 +75,8 @@ function Line({ line }: { line: DiffLine }) {
     );
 }
 
-function DiffBody({ diff }: { diff: CheckpointDiff }) {
+/** A line diff with folded unchanged stretches; also shows lore proposals (ui/lore/). */
+export function DiffBody({ diff }: { diff: Pick<CheckpointDiff, 'ops'> }) {
     const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
     const lines = splitLines(diff.ops);
     const added = lines.filter((l) => l.op === 1).length;

@@ -75,6 +75,16 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-hourglass-half', title: t`Guidance queued for the next turn`, detail: text('text'), tone: 'info' };
         case 'guidance-deliver':
             return { icon: 'fa-compass', title: t`Guidance delivered to the model`, detail: text('text'), tone: 'ok' };
+        case 'lore-propose': {
+            const after = (p.after ?? {}) as { title?: string };
+            return { icon: 'fa-book', title: t`Lore change proposed`, detail: [after.title, text('reason')].filter(Boolean).join(' · '), tone: 'info' };
+        }
+        case 'lore-decide': {
+            const written = p.written as { book?: string; uid?: number } | null;
+            return p.decision === 'accepted'
+                ? { icon: 'fa-book', title: t`Lore proposal accepted`, detail: written ? `${written.book} #${written.uid}` : '', tone: 'ok' }
+                : { icon: 'fa-book', title: t`Lore proposal discarded`, detail: '', tone: 'info' };
+        }
         default:
             return { icon: 'fa-circle-info', title: row.eventType ?? '', detail: firstLine(JSON.stringify(p)), tone: 'info' };
     }
