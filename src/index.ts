@@ -3,7 +3,6 @@ import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode, se
 import { commitDraft } from './host/commit-draft';
 import { connectionProfiles, currentConnectionProtocol } from './host/connection-profiles';
 import { acceptLoreProposal, discardLoreProposal } from './host/lore-write';
-import { connectionProfiles } from './host/connection-profiles';
 import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
 import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
