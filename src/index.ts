@@ -1,6 +1,8 @@
 import './contract/zod-setup';
 import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode, setChatProfile } from './host/agent-mode';
 import { commitDraft } from './host/commit-draft';
+import { replaceReplyWithCheckpoint } from './host/replace-reply';
+import { replyPlace } from './host/reply-place';
 import { connectionProfiles } from './host/connection-profiles';
 import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
@@ -66,6 +68,8 @@ const panelServices: PanelServices = {
         regenerate: regenerateLastTurn,
         revealMessage,
         commitDraft,
+        replyPlace,
+        replaceReply: replaceReplyWithCheckpoint,
         async setProfile(profileId) {
             await setChatProfile(profileId);
             notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again

@@ -117,3 +117,19 @@ export function storedToolResultText(stored: string): string {
 export function shortId(runId: string): string {
     return runId.replace(/^imported-/, '').slice(0, 8);
 }
+
+/** What made a checkpoint, as the checkpoint list and the diff say it. */
+export function checkpointKindLabel(kind: string): string {
+    switch (kind) {
+        case 'write':
+            return t`written`;
+        case 'patch':
+            return t`patched`;
+        case 'commit':
+            return t`committed to the chat`;
+        case 'restore':
+            return t`restored`;
+        default:
+            return kind;
+    }
+}

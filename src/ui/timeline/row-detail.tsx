@@ -88,7 +88,7 @@ function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
                 </div>
             ) : null}
             {row.changes.map((change) =>
-                change.checkpointSeq === null ? null : <DiffView key={change.checkpointSeq} runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} />,
+                change.checkpointSeq === null ? null : <DiffView key={change.checkpointSeq} runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} summary={ctx.model.summary} />,
             )}
             {row.argsPath ? <Block label={t`Arguments`} loaded={args ? (args.state === 'ready' ? { state: 'ready', value: argsText } : args) : null} /> : null}
             {row.resultPath ? <Block label={t`Result`} loaded={result ? (result.state === 'ready' ? { state: 'ready', value: resultText } : result) : null} /> : null}
@@ -119,7 +119,7 @@ function FileDetail({ row, ctx }: { row: FileRow; ctx: RowContext }) {
             {change.checkpointSeq === null ? (
                 <p class="tavern-agent__muted">{t`No checkpoint was recorded for this change.`}</p>
             ) : (
-                <DiffView runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} />
+                <DiffView runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} summary={ctx.model.summary} />
             )}
             {committable ? (
                 <div class="tavern-agent__toolbar">

@@ -74,8 +74,24 @@ export async function restoreCheckpoint(runId: string, seq: number): Promise<boo
         warn(`${result.error.message} (${result.error.code})`, t`Not restored`);
         return false;
     }
-    services().toast.success(t`The checkpoint's text is the file's current version again.`);
+    services().toast.success(t`The checkpoint's text is the file's current version again, in the run's workspace. The chat is not changed.`);
     await refreshViewed();
+    return true;
+}
+
+/** A checkpoint's text replaces the run's reply in the chat (the host's commit path; refused when the reply is not shown). */
+export async function putVersionInChat(summary: RunSummary, seq: number): Promise<boolean> {
+    if (!isRunChatOpen(summary)) {
+        warn(t`Open the chat this run belongs to first.`);
+        return false;
+    }
+    const result = await services().chat.replaceReply(summary.runId, seq);
+    if (!result.ok) {
+        warn(`${result.error.message} (${result.error.code})`, t`The reply was not changed`);
+        return false;
+    }
+    services().toast.success(t`This version is now the run's reply in the chat.`);
+    void refreshHistory();
     return true;
 }
 
