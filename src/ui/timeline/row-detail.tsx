@@ -2,7 +2,7 @@ import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import type { ComponentChildren } from 'preact';
 import { t } from '../../i18n/t';
 import { DiffView } from './diff-view';
-import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText } from './format';
+import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
 import { commitDraftText, copyText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import { RowView, type RowContext } from './row-view';
@@ -48,7 +48,7 @@ function CopyButton({ text }: { text: () => string }) {
 
 function ModelDetail({ row }: { row: ModelRow }) {
     const tokens = row.usage ? `${formatCount(row.usage.input)} ${t`in`} · ${formatCount(row.usage.output)} ${t`out`}` : '';
-    const calls = row.toolCalls.map((c) => c.name).join(', ');
+    const calls = row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ');
     return (
         <>
             <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Tool calls`, calls], [t`Stop reason`, row.finishReason ?? '']]} />

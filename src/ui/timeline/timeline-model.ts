@@ -223,6 +223,8 @@ export class TimelineModel {
                 this.taskEnded(event, payload as Payload<'task-end'>);
                 break;
             default:
+                // A memory promotion of no files changed nothing: no "Memory saved · 0" row.
+                if (event.type === 'persist-promote' && (payload as Payload<'persist-promote'>).files === 0) break;
                 if (!HEADER_ONLY.has(event.type)) this.note(event, payload);
         }
         return true;
