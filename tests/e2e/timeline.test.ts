@@ -90,7 +90,6 @@ const FINAL_ROWS = [
     'tool:completed:workspace.commit',
     'tool:completed:workspace.finish',
     'commit::Committed to chat',
-    'note::Memory saved',
     'note::Finished',
 ];
 
