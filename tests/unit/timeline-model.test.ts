@@ -159,3 +159,15 @@ test('tools are named by their dotted names everywhere, the provider alias inclu
     assert.equal(toolDisplayName('chat.search'), 'chat.search');
     assert.equal(toolDisplayName('my_tool'), 'my_tool', 'an unknown name is left as it is');
 });
+
+test('elapsed time is measured from the run-create event, live and after a reload alike', () => {
+    const events = scriptedRun();
+    const live = new TimelineModel('r1');
+    live.summary = { ...live.summary, startedAt: 1 }; // the page's provisional start, before any event
+    live.apply(events);
+    const stored = new TimelineModel('r1');
+    stored.apply(events);
+    assert.equal(live.summary.startedAt, events[0]!.at);
+    assert.equal(live.summary.startedAt, stored.summary.startedAt);
+    assert.equal(live.summary.endedAt, stored.summary.endedAt);
+});

@@ -132,6 +132,9 @@ export class TimelineModel {
         switch (event.type) {
             case 'run-create': {
                 const p = payload as Payload<'run-create'>;
+                // The run's start is its first journal event, live as after a reload: the live view's
+                // provisional start (the page's, before SillyTavern's dry run) gives way to it.
+                s.startedAt = event.at;
                 Object.assign(s, { chatKey: p.chatKey, chatId: p.chatId, profileId: p.profileId, generationType: p.generationType, foreground: p.foreground });
                 break;
             }
