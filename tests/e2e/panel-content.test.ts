@@ -161,6 +161,13 @@ test('History says when a run\'s reply was replaced by a later run, and offers n
     assert.equal(await second.getAttribute('data-reply'), 'shown');
     assert.equal(await second.locator('[data-testid="reply-note"]').count(), 0);
     await second.locator('[data-action="jump"]').waitFor();
+    // The first run's own header does not jump to the message either: it says what happened.
+    await first.locator('.tavern-agent__history-open').click();
+    const shownRun = page.locator(`.tavern-agent__run[data-run-id="${firstRun}"]`);
+    await shownRun.waitFor();
+    await clearToasts(page);
+    await shownRun.locator('.tavern-agent__run-header [data-action="jump"]').click();
+    await page.locator('#toast-container .toast', { hasText: "This run's reply was replaced" }).waitFor();
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });
