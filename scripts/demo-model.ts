@@ -11,11 +11,26 @@ function textOf(content: unknown): string {
     return Array.isArray(content) ? content.map((part) => (part as { text?: string }).text ?? '').join(' ') : '';
 }
 
+/** What a demo turn takes by default: long enough to watch the live view and to press Stop, short enough to wait for. */
+export const DEFAULT_DEMO_DELAY_MS = 600;
+
+/** DEMO_DELAY_MS from the environment (0 for an instant model), else the default. */
+export function demoDelayMs(env: Record<string, string | undefined> = process.env): number {
+    const value = Number(env.DEMO_DELAY_MS);
+    return env.DEMO_DELAY_MS !== undefined && env.DEMO_DELAY_MS !== '' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_DEMO_DELAY_MS;
+}
+
 /**
  * The demo model behind `npm start`. Without tools in the request (Agent Mode off) it answers like a plain
  * chat model; with Agent Mode on it plays a short agent run: plan, draft, read back, revise, commit, finish.
+ * Each answer takes `delayMs` (a model takes time; the demo shows the run as it happens).
  */
-export function demoResponder(request: RecordedRequest): MockTurn | undefined {
+export function demoResponder(request: RecordedRequest, delayMs = 0): MockTurn | undefined {
+    const turn = demoTurn(request);
+    return turn && delayMs > 0 ? { ...turn, delayMs } : turn;
+}
+
+function demoTurn(request: RecordedRequest): MockTurn | undefined {
     const body = request.body as { tools?: unknown[]; messages?: DemoMessage[] };
     const messages = body.messages ?? [];
     // The user's own words: the last user message before the agent's first tool turn.

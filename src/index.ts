@@ -3,6 +3,9 @@ import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode, se
 import { commitDraft } from './host/commit-draft';
 import { connectionProfiles, currentConnectionProtocol } from './host/connection-profiles';
 import { acceptLoreProposal, discardLoreProposal } from './host/lore-write';
+import { replaceReplyWithCheckpoint } from './host/replace-reply';
+import { replyPlace } from './host/reply-place';
+import { connectionProfiles } from './host/connection-profiles';
 import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
 import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
@@ -67,6 +70,8 @@ const panelServices: PanelServices = {
         regenerate: regenerateLastTurn,
         revealMessage,
         commitDraft,
+        replyPlace,
+        replaceReply: replaceReplyWithCheckpoint,
         async setProfile(profileId) {
             await setChatProfile(profileId);
             notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again

@@ -1,3 +1,5 @@
+import type { CheckpointKind } from './events';
+
 /** What the timeline reads of a stored run (engine/run-archive.ts produces these). */
 
 /** Imported runs live under their own chat key: viewable, never mixed into a chat's history. */
@@ -16,6 +18,10 @@ export interface CheckpointInfo {
     path: string;
     at: number;
     full: boolean;
+    /** What made it (write, patch, commit, restore). */
+    kind: CheckpointKind;
+    /** The file's version it holds. */
+    version: number;
 }
 
 export interface CheckpointDiff {
@@ -23,6 +29,7 @@ export interface CheckpointDiff {
     path: string;
     before: string;
     after: string;
+    kind: CheckpointKind;
     /** Line diff: -1 removed, 0 kept, 1 added. */
     ops: Array<{ op: -1 | 0 | 1; text: string }>;
 }

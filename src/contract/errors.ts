@@ -60,6 +60,8 @@ export const RUNTIME_FAILURE_CODES = [
     'run.cancelled',
     'run.interrupted',
     'run.internal_error',
+    /** The budget (rounds, calls) was spent and the wrap-up turn committed nothing: not the model's plain text. */
+    'run.budget_exhausted',
 ] as const;
 export type RuntimeFailureCode = (typeof RUNTIME_FAILURE_CODES)[number];
 

@@ -36,7 +36,8 @@ export interface EventPayloads {
     'tool-call-fail': { callId: string; name: string; durationMs: number; code: string; message: string; hint: string; resultPath: string };
     'file-write': { path: string; mode: 'replace' | 'append' | 'direct_output'; version: number; chars: number };
     'patch-apply': { path: string; replacements: number; version: number };
-    checkpoint: { seq: number; path: string; version: number; full: boolean };
+    /** `kind` says what made it; checkpoints journaled before it existed get theirs from the events around them. */
+    checkpoint: { seq: number; path: string; version: number; full: boolean; kind?: CheckpointKind };
     'budget-wrap-up': { reason: 'maxRounds' | 'maxCallsPerRun'; rounds: number; calls: number };
     commit: { path: string; mode: 'replace' | 'append'; messageId: number; chars: number; reason: string | null };
     'persist-promote': { files: number };
@@ -87,6 +88,9 @@ export interface EventPayloads {
 }
 
 export type EventType = keyof EventPayloads;
+
+/** What made a checkpoint: a write (or the model's plain text), a patch, a commit of the file, a restore. */
+export type CheckpointKind = 'write' | 'patch' | 'commit' | 'restore';
 
 export type TaskStatus = 'completed' | 'failed' | 'cancelled';
 

@@ -2,10 +2,12 @@ import * as z from 'zod';
 import { RECORD_VERSION, CheckpointRecordSchema, JournalEventSchema, RunRecordSchema, WorkspaceFileSchema } from '../contract/records';
 import { fail, ok, type Result } from '../contract/result';
 import type { RunStorage } from '../store/run-storage';
-import { lineDiff, rebuildCheckpoint } from '../workspace/checkpoints';
+import { lineDiff, makeCheckpoint, rebuildCheckpoint } from '../workspace/checkpoints';
 import { isHiddenPath } from '../workspace/roots';
 import { Journal } from './journal';
 import { IMPORTED_CHAT_KEY, type CheckpointDiff, type CheckpointInfo, type RunFileInfo } from '../contract/archive';
+import type { CheckpointKind } from '../contract/events';
+import type { JournalEvent } from '../contract/records';
 
 export { IMPORTED_CHAT_KEY };
 
@@ -35,10 +37,37 @@ export async function readRunFile(storage: RunStorage, runId: string, path: stri
     return file ? ok({ path, content: file.content, version: file.version }) : fail('workspace.file_not_found', `No file ${path} in this run.`);
 }
 
+/**
+ * What made each checkpoint, from the journal. A checkpoint event names its kind when it was journaled with
+ * one (restores); otherwise the write or patch event of the same path and version made it, and a second
+ * checkpoint of a version already checkpointed is the one workspace.commit takes of the committed text.
+ * Matching by path and version (not by the event just before) holds while sub-agents append at once.
+ */
+export function checkpointKinds(events: readonly JournalEvent[]): Map<number, { kind: CheckpointKind; version: number }> {
+    const made = new Map<string, CheckpointKind>();
+    const seen = new Set<string>();
+    const kinds = new Map<number, { kind: CheckpointKind; version: number }>();
+    for (const event of events) {
+        const payload = event.payload as { path?: string; version?: number; seq?: number; kind?: CheckpointKind };
+        const key = `${payload.path}\u0000${payload.version}`;
+        if (event.type === 'file-write') made.set(key, 'write');
+        else if (event.type === 'patch-apply') made.set(key, 'patch');
+        else if (event.type === 'checkpoint-restore') made.set(key, 'restore');
+        else if (event.type === 'checkpoint' && typeof payload.seq === 'number') {
+            const kind = payload.kind ?? (seen.has(key) ? 'commit' : (made.get(key) ?? 'write'));
+            seen.add(key);
+            kinds.set(payload.seq, { kind, version: payload.version ?? 0 });
+        }
+    }
+    return kinds;
+}
+
 export async function listCheckpoints(storage: RunStorage, runId: string): Promise<CheckpointInfo[]> {
-    return (await storage.listCheckpoints(runId))
+    const [checkpoints, events] = await Promise.all([storage.listCheckpoints(runId), storage.listEvents(runId)]);
+    const kinds = checkpointKinds(events);
+    return checkpoints
         .sort((a, b) => a.seq - b.seq)
-        .map((c) => ({ seq: c.seq, path: c.path, at: c.at, full: c.full !== null }));
+        .map((c) => ({ seq: c.seq, path: c.path, at: c.at, full: c.full !== null, kind: kinds.get(c.seq)?.kind ?? 'write', version: kinds.get(c.seq)?.version ?? 0 }));
 }
 
 /** The change a checkpoint recorded: the text before it (the previous checkpoint of the path) and after. */
@@ -51,15 +80,18 @@ export async function checkpointDiff(storage: RunStorage, runId: string, seq: nu
     try {
         const after = rebuildCheckpoint(chain, seq);
         const before = index > 0 ? rebuildCheckpoint(chain, chain[index - 1]!.seq) : '';
-        return ok({ seq, path: target.path, before, after, ops: lineDiff(before, after) });
+        const kind = checkpointKinds(await storage.listEvents(runId)).get(seq)?.kind ?? 'write';
+        return ok({ seq, path: target.path, before, after, kind, ops: lineDiff(before, after) });
     } catch (error) {
         return fail('checkpoint.corrupt', 'This checkpoint could not be rebuilt.', error instanceof Error ? error.message : String(error));
     }
 }
 
 /**
- * Writes a checkpoint's text back as the file's current version (journaled), e.g. to recover a draft or to
- * roll back persist/ memory. Only for runs that have ended, so a live run never has its files changed
+ * Writes a checkpoint's text back as the file's current version (journaled, with a checkpoint of kind
+ * "restore" so the restored version is in the list too), e.g. to recover a draft or to roll back persist/
+ * memory. It changes the run's workspace only, never the chat (the panel's "put this version in the chat"
+ * does that, through the host's commit path). Only for runs that have ended, so a live run never has its files changed
  * under it. A restored persist/ file of a completed run becomes the memory later runs start from.
  */
 export async function restoreCheckpoint(storage: RunStorage, runId: string, seq: number, running: boolean): Promise<Result<{ path: string; version: number }>> {
@@ -81,6 +113,12 @@ export async function restoreCheckpoint(storage: RunStorage, runId: string, seq:
         if (persist) await storage.putPersistState({ ...persist, files: { ...persist.files, [diff.value.path]: diff.value.after }, at: now });
     }
     await journal.append('checkpoint-restore', { seq, path: diff.value.path, version });
+    const all = await storage.listCheckpoints(runId);
+    const chain = all.filter((c) => c.path === diff.value.path).sort((a, b) => a.seq - b.seq);
+    const previous = chain.length ? rebuildCheckpoint(chain, chain.at(-1)!.seq) : null;
+    const next = Math.max(-1, ...all.map((c) => c.seq)) + 1;
+    const record = makeCheckpoint({ runId, seq: next, path: diff.value.path, previous, next: diff.value.after, indexForPath: chain.length, at: now });
+    await journal.append('checkpoint', { seq: next, path: diff.value.path, version, full: record.full !== null, kind: 'restore' }, { checkpoints: [record] });
     return ok({ path: diff.value.path, version });
 }
 

@@ -17,7 +17,7 @@ export const finishAccepted: StopCondition = ({ state }) => (state.finished ? { 
 export const wrapUpTurnSpent: StopCondition = (agent) => {
     if (!agent.state.wrapUpTurnTaken) return null;
     if (agent.session.hasCommitted || !agent.foreground) return { reason: 'wrap-up-ended' };
-    throw new RunFailure('model.tool_call_required', 'The agent used its whole budget without committing a reply.');
+    throw new RunFailure('run.budget_exhausted', 'The agent used its whole budget without committing a reply.');
 };
 
 export const STOP_CONDITIONS: readonly StopCondition[] = [finishAccepted, wrapUpTurnSpent];

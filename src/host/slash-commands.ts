@@ -5,6 +5,8 @@ import { activeRun, cancelActiveRun, guideActiveRun } from './run-controller';
 import { stContext } from './st-context';
 import { t } from '../i18n/t';
 import { formatVisibleSkills, runSkills } from './skills/run-skills';
+import { runsAlone } from './slash-alone';
+import type { AgentStatus } from '../contract/agent-mode';
 
 const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
@@ -70,6 +72,39 @@ async function guide(text: string): Promise<string> {
         return '';
     }
     return result.value.guidanceId;
+/** A status as a sentence, for the toast a command typed alone shows. */
+function describeStatus(status: AgentStatus): string {
+    if (status.chatId === null) return t`No chat is open.`;
+    const mode = status.enabled ? t`Agent Mode is on in this chat.` : t`Agent Mode is off in this chat.`;
+    const run = status.run ? `${t`A run is working:`} ${status.run.state}.` : t`No run is working.`;
+    return `${mode} ${t`Profile:`} ${status.profileId}. ${run}`;
+}
+
+/** What a command typed alone shows: the same answer as the pipe's, in words. Empty answers were told already. */
+function describeAnswer(word: string, answer: string): string | null {
+    if (!answer) return null;
+    if (word === 'stop') return answer === 'true' ? t`The agent run was stopped.` : t`No agent run is working.`;
+    if (word === 'skills') return answer.trim() ? answer : t`No skills are visible in this chat.`;
+    if (word === 'profile' && !answer.startsWith('{')) return `${t`Profile:`} ${answer}`;
+    try {
+        return describeStatus(JSON.parse(answer) as AgentStatus);
+    } catch {
+        return answer;
+    }
+}
+
+/**
+ * Runs the command; typed alone (nobody reads its pipe), it also answers in a toast, as SillyTavern's own
+ * commands do. In a pipe or a closure the value only goes on, unchanged.
+ */
+async function agentCommand(named: unknown, argument: string): Promise<string> {
+    const answer = await runAgentCommand(argument);
+    if (await runsAlone(named, 'agent')) {
+        const word = argument.trim().split(/\s+/)[0]?.toLowerCase() || 'status';
+        const text = describeAnswer(word, answer);
+        if (text) globalThis.toastr?.info(text, t`Tavern Agent`);
+    }
+    return answer;
 }
 
 export function registerSlashCommands(): void {
@@ -77,7 +112,7 @@ export function registerSlashCommands(): void {
     context.SlashCommandParser.addCommandObject(
         context.SlashCommand.fromProps({
             name: 'agent',
-            callback: (_named, unnamed) => runAgentCommand(String(unnamed ?? '')),
+            callback: (named, unnamed) => agentCommand(named, String(unnamed ?? '')),
             returns: 'JSON status of Agent Mode in this chat',
             helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat; <code>/agent skills</code> lists the skills a run in this chat would see.`,
             unnamedArgumentList: [

@@ -4,6 +4,7 @@ import type { Result } from '../contract/result';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
 import type { LoreAcceptRequest, LoreDecision } from '../contract/lore';
+import type { ReplyPlace } from '../contract/reply-place';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
@@ -50,6 +51,10 @@ export interface PanelServices {
         revealMessage(messageId: number): boolean;
         /** Commits a file of an ended run into its chat as a new reply. */
         commitDraft(runId: string, path: string): Promise<Result<{ messageId: number }>>;
+        /** Where a run's reply is in the open chat now: shown, swiped away, replaced by another, gone. */
+        replyPlace(runId: string, messageId: number | null): ReplyPlace;
+        /** Replaces the run's reply (still shown) with a checkpoint's text, through the commit path. */
+        replaceReply(runId: string, seq: number): Promise<Result<{ messageId: number }>>;
         /** Sets the open chat's agent profile (chatStatus follows when it is saved). */
         setProfile(profileId: string): Promise<void>;
     };

@@ -157,6 +157,9 @@ test('the profile editor flags an allowed caller that names no profile', async (
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="researcher"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-form"]')?.getAttribute('data-profile-id') === 'researcher');
+    // Delegation is under the form's "Advanced".
+    const openAdvanced = () => page.locator('[data-testid="profile-advanced"]').evaluate((el) => ((el as HTMLDetailsElement).open = true));
+    await openAdvanced();
     const field = page.locator('[data-field="delegation.allowedCallers"]');
     await field.locator('input').fill('writer, wrtier');
     await field.locator('[data-testid="field-warning"]', { hasText: 'wrtier' }).waitFor();
@@ -166,6 +169,7 @@ test('the profile editor flags an allowed caller that names no profile', async (
     // The writer's form says whom it may call.
     await page.click('[data-testid="profile-list"] [data-profile-id="writer"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-form"]')?.getAttribute('data-profile-id') === 'writer');
+    await openAdvanced();
     const canDelegate = page.locator('[data-field="delegation.canDelegate"] input');
     if (!(await canDelegate.isChecked())) await canDelegate.check();
     assert.match(await page.locator('[data-testid="delegation-targets"]').innerText(), /Researcher \(researcher\).*Editor \(editor\)/);

@@ -90,7 +90,6 @@ const FINAL_ROWS = [
     'tool:completed:workspace.commit',
     'tool:completed:workspace.finish',
     'commit::Committed to chat',
-    'note::Memory saved',
     'note::Finished',
 ];
 
@@ -161,7 +160,7 @@ test('a patch shows its diff, and restoring a checkpoint brings the old text bac
     const write = row(page, 'workspace.write_file');
     await write.locator('.tavern-agent__row-toggle').click();
     await write.locator('[data-action="restore"]').click();
-    await page.locator('#toast-container', { hasText: "The checkpoint's text is the file's current version again." }).waitFor();
+    await page.locator('#toast-container', { hasText: "The checkpoint's text is the file's current version again, in the run's workspace." }).waitFor();
     // The restore is journaled: its row arrives at the end of the (virtualized) list.
     await page.locator('.tavern-agent__timeline-scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await row(page, 'Checkpoint restored').waitFor();
@@ -375,7 +374,7 @@ test('the timeline speaks Simplified Chinese through SillyTavern\'s i18n', async
     await row(page, '已提交到聊天').waitFor();
     assert.match(await page.locator('.tavern-agent__run-header [data-action="retry"]').innerText(), /重试/);
     await row(page, 'workspace.apply_patch').locator('.tavern-agent__row-toggle').click();
-    await page.locator('.tavern-agent__diff [data-action="restore"]', { hasText: '恢复此版本' }).waitFor();
+    await page.locator('.tavern-agent__diff [data-action="restore"]', { hasText: '在工作区中恢复' }).waitFor();
     await page.setViewportSize(PHONE);
     await page.evaluate(() => document.querySelectorAll('#toast-container').forEach((toasts) => toasts.remove()));
     await page.locator('.tavern-agent__run').evaluate((el) => el.scrollIntoView({ block: 'start' }));

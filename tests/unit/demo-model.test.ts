@@ -34,3 +34,15 @@ test('without tools the demo model answers as a plain chat model', () => {
     assert.match(turn.text!, /You said: "Hello"/);
     assert.equal(turn.toolCalls, undefined);
 });
+
+test('a demo turn takes DEMO_DELAY_MS (0.6 s unless set), so the live view and Stop can be tried', async () => {
+    const { demoDelayMs, DEFAULT_DEMO_DELAY_MS } = await import('../../scripts/demo-model');
+    assert.equal(DEFAULT_DEMO_DELAY_MS, 600);
+    assert.equal(demoDelayMs({}), 600);
+    assert.equal(demoDelayMs({ DEMO_DELAY_MS: '0' }), 0);
+    assert.equal(demoDelayMs({ DEMO_DELAY_MS: '1500' }), 1500);
+    assert.equal(demoDelayMs({ DEMO_DELAY_MS: 'soon' }), 600, 'a value that is no number keeps the default');
+    const turn = demoResponder(request({ messages: [{ role: 'user', content: 'Hi' }], tools: [{}] }), 600)!;
+    assert.equal(turn.delayMs, 600);
+    assert.equal(demoResponder(request({ messages: [{ role: 'user', content: 'Hi' }] }), 0)!.delayMs, undefined);
+});

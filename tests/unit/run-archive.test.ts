@@ -75,13 +75,41 @@ describe('run archive', () => {
         const file = await readRunFile(storage, 'run-1', 'output/main.md');
         assert.ok(file.ok && file.value.content === 'one\ntwo\nthree\n' && file.value.version === restored.value.version);
         const events = await storage.listEvents('run-1');
-        assert.equal(events.at(-1)!.type, 'checkpoint-restore');
+        assert.equal(events.at(-2)!.type, 'checkpoint-restore');
+        assert.equal(events.at(-1)!.type, 'checkpoint');
         assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'the journal stays contiguous');
 
         // Restoring memory changes what later runs start from.
         const tom = (await listCheckpoints(storage, 'run-1')).find((c) => c.path === 'persist/notes.md')!;
         assert.ok((await restoreCheckpoint(storage, 'run-1', tom.seq, false)).ok);
         assert.deepEqual((await storage.getPersistState('run-1'))!.files, { 'persist/notes.md': 'Tom' });
+    });
+
+    it('checkpoints are labelled by what made them, and the commit checkpoint holds the committed text', async () => {
+        const storage = newStorage();
+        await finishedRun(storage);
+        const main = (await listCheckpoints(storage, 'run-1')).filter((c) => c.path === 'output/main.md');
+        assert.deepEqual(
+            main.map((c) => [c.kind, c.version]),
+            [
+                ['write', 1],
+                ['patch', 2],
+                ['commit', 2],
+            ],
+        );
+        const committed = await checkpointDiff(storage, 'run-1', main[2]!.seq);
+        assert.ok(committed.ok);
+        assert.equal(committed.value.kind, 'commit');
+        assert.equal(committed.value.after, 'one\nTWO\nthree\n');
+
+        assert.ok((await restoreCheckpoint(storage, 'run-1', main[0]!.seq, false)).ok);
+        const after = (await listCheckpoints(storage, 'run-1')).filter((c) => c.path === 'output/main.md');
+        const restore = after.at(-1)!;
+        assert.deepEqual([restore.kind, restore.version], ['restore', 3]);
+        const restoredDiff = await checkpointDiff(storage, 'run-1', restore.seq);
+        assert.ok(restoredDiff.ok);
+        assert.equal(restoredDiff.value.before, 'one\nTWO\nthree\n');
+        assert.equal(restoredDiff.value.after, 'one\ntwo\nthree\n', 'the restore checkpoint rebuilds to the restored text');
     });
 
     it('export and import round-trip a run, which comes back read-only under a new id', async () => {

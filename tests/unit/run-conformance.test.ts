@@ -119,7 +119,7 @@ describe('budgets count calls with invalid arguments', () => {
         assert.deepEqual(payloadsOf<{ reason: string; calls: number }>(journal, 'budget-wrap-up'), [{ reason: 'maxCallsPerRun', rounds: 3, calls: 3 }]);
         // In the wrap-up turn only commit and finish run: the write is refused, so nothing can be committed.
         assert.equal(outcome.state, 'failed');
-        assert.equal(outcome.error?.code, 'model.tool_call_required');
+        assert.equal(outcome.error?.code, 'run.budget_exhausted');
     });
 });
 

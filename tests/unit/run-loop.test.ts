@@ -509,13 +509,13 @@ describe('runAgent: budgets', () => {
         assert.deepEqual(ofType(await h.journal('run-calls'), 'budget-wrap-up'), [{ reason: 'maxCallsPerRun', rounds: 1, calls: 2 }]);
     });
 
-    it('fails with model.tool_call_required when the wrap-up turn neither commits nor finishes', async () => {
+    it('fails with run.budget_exhausted when the wrap-up turn neither commits nor finishes', async () => {
         const h = harness({
             script: [tools(call('call-l1', 'workspace_list_files', {})), tools(call('call-l2', 'workspace_list_files', {}))],
         });
         const outcome = await h.run(makeInput('run-wrap-fail'), withTools({ maxRounds: 1 }));
         assert.equal(outcome.state, 'failed');
-        assert.equal(outcome.error?.code, 'model.tool_call_required');
+        assert.equal(outcome.error?.code, 'run.budget_exhausted');
         assert.equal(h.requests.length, 2, 'exactly one wrap-up turn');
     });
 

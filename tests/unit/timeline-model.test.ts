@@ -141,3 +141,33 @@ test('the outcome of a run that failed before its first event still reaches the 
     assert.equal(model.summary.error?.code, 'host.no_chat');
     assert.equal(model.summary.endedAt, 5);
 });
+
+test('a memory promotion of no files adds no row; one with files does', () => {
+    const e = journal();
+    const model = new TimelineModel('r1');
+    model.apply([e('persist-promote', { files: 0 }), e('run-finish', { reason: null })]);
+    assert.deepEqual(model.rows.map((r) => (r.kind === 'note' ? r.eventType : r.kind)), ['run-finish']);
+    const other = new TimelineModel('r2');
+    other.apply([journal('r2')('persist-promote', { files: 2 })]);
+    assert.deepEqual(other.rows.map((r) => r.eventType), ['persist-promote']);
+});
+
+test('tools are named by their dotted names everywhere, the provider alias included', async () => {
+    const { toolDisplayName } = await import('../../src/ui/timeline/format');
+    assert.equal(toolDisplayName('workspace_write_file'), 'workspace.write_file');
+    assert.equal(toolDisplayName('worldinfo_read_activated'), 'worldinfo.read_activated');
+    assert.equal(toolDisplayName('chat.search'), 'chat.search');
+    assert.equal(toolDisplayName('my_tool'), 'my_tool', 'an unknown name is left as it is');
+});
+
+test('elapsed time is measured from the run-create event, live and after a reload alike', () => {
+    const events = scriptedRun();
+    const live = new TimelineModel('r1');
+    live.summary = { ...live.summary, startedAt: 1 }; // the page's provisional start, before any event
+    live.apply(events);
+    const stored = new TimelineModel('r1');
+    stored.apply(events);
+    assert.equal(live.summary.startedAt, events[0]!.at);
+    assert.equal(live.summary.startedAt, stored.summary.startedAt);
+    assert.equal(live.summary.endedAt, stored.summary.endedAt);
+});

@@ -7,7 +7,7 @@ import type { FieldError } from '../../contract/profile-migrations';
  */
 export interface Draft {
     profile: Profile;
-    lists: { skillsVisible: string; skillsDeny: string; allowedCallers: string };
+    lists: { skillsVisible: string; skillsDeny: string; allowedCallers: string; toolsAllow: string; toolsDeny: string };
     /** Not stored yet (a duplicate): its id is still editable. */
     isNew: boolean;
 }
@@ -19,6 +19,8 @@ export function draftOf(profile: Profile, isNew = false): Draft {
             skillsVisible: profile.skills.visible.join(', '),
             skillsDeny: profile.skills.deny.join(', '),
             allowedCallers: profile.delegation.allowedCallers.join(', '),
+            toolsAllow: profile.tools.allow.join(', '),
+            toolsDeny: profile.tools.deny.join(', '),
         },
         isNew,
     };
@@ -37,6 +39,8 @@ export function rawOf(draft: Draft): Profile {
     profile.skills.visible = splitList(draft.lists.skillsVisible);
     profile.skills.deny = splitList(draft.lists.skillsDeny);
     profile.delegation.allowedCallers = splitList(draft.lists.allowedCallers);
+    profile.tools.allow = splitList(draft.lists.toolsAllow);
+    profile.tools.deny = splitList(draft.lists.toolsDeny);
     return profile;
 }
 

@@ -9,9 +9,10 @@ import { draftOf, fillFromRaw, rawOf, sameProfile, uniqueCopyId, type Draft } fr
 import { ProfileForm } from './profile-form';
 import { ProfileTransfer } from './profile-transfer';
 import { ProblemBadge } from './profile-picker';
+import { profileDescription, profileName } from './profile-names';
 
 function listingName(listing: ProfileListing): string {
-    return listing.profile?.displayName ?? listing.id;
+    return listing.profile ? profileName(listing.profile) : listing.id;
 }
 
 /** The form's starting point for a listed profile; a stored profile that no longer validates keeps its errors. */
@@ -30,6 +31,7 @@ function ProfileList({ data, selectedId, onSelect }: { data: ProfileData; select
                         type="button"
                         class="tavern-agent__profile-item"
                         data-profile-id={listing.id}
+                        title={listing.profile ? profileDescription(listing.profile) : undefined}
                         aria-pressed={listing.id === selectedId}
                         onClick={() => onSelect(listing.id)}
                     >

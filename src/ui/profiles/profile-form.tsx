@@ -6,9 +6,11 @@ import type { ConnectionProfile } from '../../contract/connection-profile';
 import { t } from '../../i18n/t';
 import { delegationTargets, unknownCallerWarnings } from './delegation-check';
 import { CheckboxField, Checklist, Field, FieldErrors, inputId, invalidProps, NumberField, TextField } from './form-fields';
-import { errorsAt, unplacedErrors, type Draft } from './profile-draft';
+import { errorsAt, splitList, unplacedErrors, type Draft } from './profile-draft';
 import { ToolFields } from './tool-fields';
+import { CapabilityMatrix } from './capability-matrix';
 import { ProtocolNote } from './protocol-note';
+import { useState } from 'preact/hooks';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -65,9 +67,17 @@ function ModelField({ profile, connections, errors, edit }: { profile: Profile; 
     );
 }
 
-/** Every field of a profile (SPEC §5), each with the worker's errors for it right below. */
+/** Fields under "Advanced": a save refused for one of them opens it, so the error is never hidden. */
+const ADVANCED_PATHS = ['presentation', 'maxToolReminders', 'tools.maxCallsPerTool', 'tools.deny', 'skills', 'delegation', 'context', 'lore', 'workspace'];
+
+/**
+ * Every field of a profile (SPEC §5), each with the worker's errors right below it. What most users change
+ * comes first (name, model, what the agent may do, its budget, its instructions); everything else is under
+ * "Advanced", closed until opened or until one of its fields has an error.
+ */
 export function ProfileForm({ draft, errors, tools, connections, profileIds, profiles, saving, onDraft, onSave }: ProfileFormProps) {
     const profile = draft.profile;
+    const [advancedOpen, setAdvancedOpen] = useState(false);
     const edit = (change: (p: Profile) => void) => {
         const next = structuredClone(profile);
         change(next);
@@ -78,6 +88,8 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
     const general = unplacedErrors(errors);
     const callerWarnings = unknownCallerWarnings(draft.lists.allowedCallers, [...profileIds, profile.id]);
     const targets = delegationTargets(profile.id, profiles);
+    const patterns = { allow: splitList(draft.lists.toolsAllow), deny: splitList(draft.lists.toolsDeny) };
+    const advancedErrors = errors.some((error) => ADVANCED_PATHS.some((path) => error.path === path || error.path.startsWith(`${path}.`)));
     return (
         <form
             class="tavern-agent__profile-form"
@@ -95,15 +107,16 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 </div>
             ) : null}
 
-            <TextField
-                path="id"
-                label={t`Id`}
-                value={profile.id}
-                readOnly={!draft.isNew}
-                hint={draft.isNew ? t`Lowercase letters, digits, "-" and "_". It cannot change once saved.` : t`The id cannot change; duplicate the profile to get a new one.`}
-                errors={at('id')}
-                onValue={(value) => edit((p) => void (p.id = value))}
-            />
+            {draft.isNew ? (
+                <TextField
+                    path="id"
+                    label={t`Id`}
+                    value={profile.id}
+                    hint={t`Lowercase letters, digits, "-" and "_". It cannot change once saved.`}
+                    errors={at('id')}
+                    onValue={(value) => edit((p) => void (p.id = value))}
+                />
+            ) : null}
             <TextField path="displayName" label={t`Name`} value={profile.displayName} errors={at('displayName')} onValue={(value) => edit((p) => void (p.displayName = value))} />
             <Field path="description" label={t`Description`} errors={at('description')}>
                 <textarea
@@ -117,89 +130,109 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
             </Field>
             <ModelField profile={profile} connections={connections} errors={at('model')} edit={edit} />
             <ProtocolNote profile={profile} connections={connections} errors={at('textProtocol.grammar')} edit={edit} />
-            <Field path="presentation" label={t`Presentation`} errors={at('presentation')}>
-                <select
-                    id={inputId('presentation')}
-                    class="text_pole"
-                    value={profile.presentation}
-                    {...invalidProps('presentation', at('presentation'))}
-                    onChange={(event) => edit((p) => void (p.presentation = event.currentTarget.value as Profile['presentation']))}
-                >
-                    <option value="foreground">{t`Foreground: replies in the chat`}</option>
-                    <option value="background">{t`Background: a sub-agent, works out of sight`}</option>
-                </select>
-            </Field>
 
-            <h5 class="tavern-agent__form-heading">{t`Tools`}</h5>
-            <ToolFields profile={profile} tools={tools} errors={errors} edit={edit} />
+            <CapabilityMatrix
+                patterns={patterns}
+                tools={tools}
+                errors={errors}
+                onPatterns={(next) => editLists({ toolsAllow: next.allow.join(', '), toolsDeny: next.deny.join(', ') })}
+            />
             <div class="tavern-agent__field-row">
-                <NumberField path="tools.maxRounds" label={t`Max rounds`} value={profile.tools.maxRounds} errors={at('tools.maxRounds')} onValue={(v) => edit((p) => void (p.tools.maxRounds = v))} />
+                <NumberField path="tools.maxRounds" label={t`Max rounds`} hint={t`Model turns per run.`} value={profile.tools.maxRounds} errors={at('tools.maxRounds')} onValue={(v) => edit((p) => void (p.tools.maxRounds = v))} />
                 <NumberField path="tools.maxCallsPerRun" label={t`Max tool calls per run`} value={profile.tools.maxCallsPerRun} errors={at('tools.maxCallsPerRun')} onValue={(v) => edit((p) => void (p.tools.maxCallsPerRun = v))} />
-                <NumberField path="maxToolReminders" label={t`Max reminders to use tools`} value={profile.maxToolReminders} errors={at('maxToolReminders')} onValue={(v) => edit((p) => void (p.maxToolReminders = v))} />
             </div>
-
-            <h5 class="tavern-agent__form-heading">{t`Skills`}</h5>
-            <TextField path="skills.visible" label={t`Visible skills`} hint={t`Comma-separated; * means all.`} value={draft.lists.skillsVisible} errors={at('skills.visible')} onValue={(value) => editLists({ skillsVisible: value })} />
-            <TextField path="skills.deny" label={t`Hidden skills`} hint={t`Comma-separated; wins over visible.`} value={draft.lists.skillsDeny} errors={at('skills.deny')} onValue={(value) => editLists({ skillsDeny: value })} />
-            <div class="tavern-agent__field-row">
-                <NumberField path="skills.maxReadCharsPerCall" label={t`Max skill characters per read`} value={profile.skills.maxReadCharsPerCall} errors={at('skills.maxReadCharsPerCall')} onValue={(v) => edit((p) => void (p.skills.maxReadCharsPerCall = v))} />
-                <NumberField path="skills.maxReadCharsPerRun" label={t`Max skill characters per run`} value={profile.skills.maxReadCharsPerRun} errors={at('skills.maxReadCharsPerRun')} onValue={(v) => edit((p) => void (p.skills.maxReadCharsPerRun = v))} />
-            </div>
-
-            <h5 class="tavern-agent__form-heading">{t`Delegation`}</h5>
-            <CheckboxField path="delegation.canDelegate" label={t`Can delegate to sub-agents`} checked={profile.delegation.canDelegate} errors={at('delegation.canDelegate')} onValue={(v) => edit((p) => void (p.delegation.canDelegate = v))} />
-            {profile.delegation.canDelegate ? (
-                <p class="tavern-agent__muted" data-testid="delegation-targets">
-                    {targets.length
-                        ? `${t`May call:`} ${targets.map((target) => `${target.displayName} (${target.id})`).join(', ')}`
-                        : t`No agent accepts calls from this profile yet: make one callable, allowed as a sub-agent, and list this id (or *) among its allowed callers.`}
-                </p>
-            ) : null}
-            <CheckboxField path="delegation.callable" label={t`Callable by other agents`} checked={profile.delegation.callable} errors={at('delegation.callable')} onValue={(v) => edit((p) => void (p.delegation.callable = v))} />
-            <CheckboxField path="delegation.allowAsSubagent" label={t`Allowed to run as a sub-agent`} checked={profile.delegation.allowAsSubagent} errors={at('delegation.allowAsSubagent')} onValue={(v) => edit((p) => void (p.delegation.allowAsSubagent = v))} />
-            <TextField path="delegation.allowedCallers" label={t`Allowed callers`} hint={t`Profile ids, comma-separated; * means any.`} value={draft.lists.allowedCallers} errors={at('delegation.allowedCallers')} warnings={callerWarnings} onValue={(value) => editLists({ allowedCallers: value })} />
-            <div class="tavern-agent__field-row">
-                <NumberField path="delegation.maxDelegationsPerRun" label={t`Max delegations per run`} value={profile.delegation.maxDelegationsPerRun} errors={at('delegation.maxDelegationsPerRun')} onValue={(v) => edit((p) => void (p.delegation.maxDelegationsPerRun = v))} />
-                <NumberField path="delegation.maxConcurrent" label={t`Max concurrent sub-agents`} value={profile.delegation.maxConcurrent} errors={at('delegation.maxConcurrent')} onValue={(v) => edit((p) => void (p.delegation.maxConcurrent = v))} />
-            </div>
-
-            <h5 class="tavern-agent__form-heading">{t`Context`}</h5>
-            <NumberField path="context.historyMessages" label={t`Chat history messages`} hint={t`-1 = all, 0 = none.`} value={profile.context.historyMessages} errors={at('context.historyMessages')} onValue={(v) => edit((p) => void (p.context.historyMessages = v))} />
-            <CheckboxField path="context.includeWorldInfo" label={t`Include activated world info`} checked={profile.context.includeWorldInfo} errors={at('context.includeWorldInfo')} onValue={(v) => edit((p) => void (p.context.includeWorldInfo = v))} />
-            <CheckboxField
-                path="lore.editOtherBooks"
-                label={t`Lore proposals may change the other lorebooks in scope (not only the chat's own)`}
-                checked={profile.lore.editOtherBooks}
-                errors={at('lore.editOtherBooks')}
-                onValue={(v) => edit((p) => void (p.lore = { ...p.lore, editOtherBooks: v }))}
-            />
-            <Checklist
-                path="workspace.visibleRoots"
-                label={t`Visible workspace folders`}
-                options={VISIBLE_ROOTS.map((root) => ({ value: root, label: `${root}/` }))}
-                selected={profile.workspace.visibleRoots}
-                errors={at('workspace.visibleRoots')}
-                onValue={(values) => edit((p) => void (p.workspace.visibleRoots = values as Profile['workspace']['visibleRoots']))}
-            />
-            <Checklist
-                path="workspace.writableRoots"
-                label={t`Writable workspace folders`}
-                options={VISIBLE_ROOTS.map((root) => ({ value: root, label: `${root}/` }))}
-                selected={profile.workspace.writableRoots}
-                errors={at('workspace.writableRoots')}
-                onValue={(values) => edit((p) => void (p.workspace.writableRoots = values as Profile['workspace']['writableRoots']))}
-            />
-
-            <Field path="systemPrompt" label={t`System prompt`} errors={at('systemPrompt')}>
+            <Field path="systemPrompt" label={t`Extra instructions`} hint={t`Added to the agent's instructions for every run of this profile.`} errors={at('systemPrompt')}>
                 <textarea
                     id={inputId('systemPrompt')}
                     class="text_pole"
-                    rows={6}
+                    rows={4}
                     value={profile.systemPrompt}
                     {...invalidProps('systemPrompt', at('systemPrompt'))}
                     onInput={(event) => edit((p) => void (p.systemPrompt = event.currentTarget.value))}
                 />
             </Field>
+
+            <details
+                class="tavern-agent__advanced"
+                data-testid="profile-advanced"
+                open={advancedOpen || advancedErrors}
+                onToggle={(event) => setAdvancedOpen((event.currentTarget as HTMLDetailsElement).open)}
+            >
+                <summary>{t`Advanced`}</summary>
+                {draft.isNew ? null : (
+                    <TextField path="id" label={t`Id`} value={profile.id} readOnly hint={t`The id cannot change; duplicate the profile to get a new one.`} errors={at('id')} onValue={() => undefined} />
+                )}
+                <Field path="presentation" label={t`Presentation`} errors={at('presentation')}>
+                    <select
+                        id={inputId('presentation')}
+                        class="text_pole"
+                        value={profile.presentation}
+                        {...invalidProps('presentation', at('presentation'))}
+                        onChange={(event) => edit((p) => void (p.presentation = event.currentTarget.value as Profile['presentation']))}
+                    >
+                        <option value="foreground">{t`Foreground: replies in the chat`}</option>
+                        <option value="background">{t`Background: a sub-agent, works out of sight`}</option>
+                    </select>
+                </Field>
+
+                <h5 class="tavern-agent__form-heading">{t`Tools`}</h5>
+                <TextField path="tools.allowPatterns" label={t`Allowed tool patterns`} hint={t`What the boxes above write: names or globs (chat.*, * for all), comma-separated.`} value={draft.lists.toolsAllow} errors={[]} onValue={(value) => editLists({ toolsAllow: value })} />
+                <TextField path="tools.deny" label={t`Denied tool patterns`} hint={t`Deny wins over allow.`} value={draft.lists.toolsDeny} errors={at('tools.deny')} onValue={(value) => editLists({ toolsDeny: value })} />
+                <NumberField path="maxToolReminders" label={t`Max reminders to use tools`} value={profile.maxToolReminders} errors={at('maxToolReminders')} onValue={(v) => edit((p) => void (p.maxToolReminders = v))} />
+                <ToolFields profile={profile} tools={tools} errors={errors} edit={edit} />
+
+                <h5 class="tavern-agent__form-heading">{t`Skills`}</h5>
+                <TextField path="skills.visible" label={t`Visible skills`} hint={t`Comma-separated; * means all.`} value={draft.lists.skillsVisible} errors={at('skills.visible')} onValue={(value) => editLists({ skillsVisible: value })} />
+                <TextField path="skills.deny" label={t`Hidden skills`} hint={t`Comma-separated; wins over visible.`} value={draft.lists.skillsDeny} errors={at('skills.deny')} onValue={(value) => editLists({ skillsDeny: value })} />
+                <div class="tavern-agent__field-row">
+                    <NumberField path="skills.maxReadCharsPerCall" label={t`Max skill characters per read`} value={profile.skills.maxReadCharsPerCall} errors={at('skills.maxReadCharsPerCall')} onValue={(v) => edit((p) => void (p.skills.maxReadCharsPerCall = v))} />
+                    <NumberField path="skills.maxReadCharsPerRun" label={t`Max skill characters per run`} value={profile.skills.maxReadCharsPerRun} errors={at('skills.maxReadCharsPerRun')} onValue={(v) => edit((p) => void (p.skills.maxReadCharsPerRun = v))} />
+                </div>
+
+                <h5 class="tavern-agent__form-heading">{t`Delegation`}</h5>
+                <CheckboxField path="delegation.canDelegate" label={t`Can delegate to sub-agents`} checked={profile.delegation.canDelegate} errors={at('delegation.canDelegate')} onValue={(v) => edit((p) => void (p.delegation.canDelegate = v))} />
+                {profile.delegation.canDelegate ? (
+                    <p class="tavern-agent__muted" data-testid="delegation-targets">
+                        {targets.length
+                            ? `${t`May call:`} ${targets.map((target) => `${target.displayName} (${target.id})`).join(', ')}`
+                            : t`No agent accepts calls from this profile yet: make one callable, allowed as a sub-agent, and list this id (or *) among its allowed callers.`}
+                    </p>
+                ) : null}
+                <CheckboxField path="delegation.callable" label={t`Callable by other agents`} checked={profile.delegation.callable} errors={at('delegation.callable')} onValue={(v) => edit((p) => void (p.delegation.callable = v))} />
+                <CheckboxField path="delegation.allowAsSubagent" label={t`Allowed to run as a sub-agent`} checked={profile.delegation.allowAsSubagent} errors={at('delegation.allowAsSubagent')} onValue={(v) => edit((p) => void (p.delegation.allowAsSubagent = v))} />
+                <TextField path="delegation.allowedCallers" label={t`Allowed callers`} hint={t`Profile ids, comma-separated; * means any.`} value={draft.lists.allowedCallers} errors={at('delegation.allowedCallers')} warnings={callerWarnings} onValue={(value) => editLists({ allowedCallers: value })} />
+                <div class="tavern-agent__field-row">
+                    <NumberField path="delegation.maxDelegationsPerRun" label={t`Max delegations per run`} value={profile.delegation.maxDelegationsPerRun} errors={at('delegation.maxDelegationsPerRun')} onValue={(v) => edit((p) => void (p.delegation.maxDelegationsPerRun = v))} />
+                    <NumberField path="delegation.maxConcurrent" label={t`Max concurrent sub-agents`} value={profile.delegation.maxConcurrent} errors={at('delegation.maxConcurrent')} onValue={(v) => edit((p) => void (p.delegation.maxConcurrent = v))} />
+                </div>
+
+                <h5 class="tavern-agent__form-heading">{t`Context`}</h5>
+                <NumberField path="context.historyMessages" label={t`Chat history messages`} hint={t`-1 = all, 0 = none.`} value={profile.context.historyMessages} errors={at('context.historyMessages')} onValue={(v) => edit((p) => void (p.context.historyMessages = v))} />
+                <CheckboxField path="context.includeWorldInfo" label={t`Include activated world info`} checked={profile.context.includeWorldInfo} errors={at('context.includeWorldInfo')} onValue={(v) => edit((p) => void (p.context.includeWorldInfo = v))} />
+                <CheckboxField
+                    path="lore.editOtherBooks"
+                    label={t`Lore proposals may change the other lorebooks in scope (not only the chat's own)`}
+                    checked={profile.lore.editOtherBooks}
+                    errors={at('lore.editOtherBooks')}
+                    onValue={(v) => edit((p) => void (p.lore = { ...p.lore, editOtherBooks: v }))}
+                />
+                <Checklist
+                    path="workspace.visibleRoots"
+                    label={t`Visible workspace folders`}
+                    options={VISIBLE_ROOTS.map((root) => ({ value: root, label: `${root}/` }))}
+                    selected={profile.workspace.visibleRoots}
+                    errors={at('workspace.visibleRoots')}
+                    onValue={(values) => edit((p) => void (p.workspace.visibleRoots = values as Profile['workspace']['visibleRoots']))}
+                />
+                <Checklist
+                    path="workspace.writableRoots"
+                    label={t`Writable workspace folders`}
+                    options={VISIBLE_ROOTS.map((root) => ({ value: root, label: `${root}/` }))}
+                    selected={profile.workspace.writableRoots}
+                    errors={at('workspace.writableRoots')}
+                    onValue={(values) => edit((p) => void (p.workspace.writableRoots = values as Profile['workspace']['writableRoots']))}
+                />
+            </details>
 
             <div class="tavern-agent__form-actions">
                 {errors.length ? (

@@ -3,6 +3,7 @@ import { t } from '../../i18n/t';
 import { services } from '../services';
 import { chatStatus } from '../state';
 import { listingProblem, profileData, refreshProfiles, type ListingProblem } from './profile-data';
+import { profileDescription, profileName } from './profile-names';
 
 export function ProblemBadge({ problem }: { problem: ListingProblem }) {
     if (!problem) return null;
@@ -51,6 +52,7 @@ export function ProfilePicker() {
             <select
                 id="tavern_agent_profile_select"
                 class="text_pole"
+                title={current?.profile ? profileDescription(current.profile) : undefined}
                 value={status.profileId}
                 data-problem={problem ?? undefined}
                 onChange={(event) => void choose(event.currentTarget.value)}
@@ -60,8 +62,13 @@ export function ProfilePicker() {
                     const mark = flag === 'invalid' ? ` ⚠ ${t`invalid`}` : flag === 'connection-missing' ? ` ⚠ ${t`connection missing`}` : '';
                     return (
                         // An invalid profile cannot run, so it cannot be picked (unless it is already the chat's).
-                        <option value={listing.id} data-problem={flag ?? undefined} disabled={flag === 'invalid' && listing.id !== status.profileId}>
-                            {`${listing.profile?.displayName ?? listing.id} (${listing.id})${mark}`}
+                        <option
+                            value={listing.id}
+                            data-problem={flag ?? undefined}
+                            title={listing.profile ? profileDescription(listing.profile) : undefined}
+                            disabled={flag === 'invalid' && listing.id !== status.profileId}
+                        >
+                            {`${listing.profile ? profileName(listing.profile) : listing.id} (${listing.id})${mark}`}
                         </option>
                     );
                 })}

@@ -3,37 +3,7 @@ import type { FieldError } from '../../contract/profile-migrations';
 import type { ToolInfo } from '../../contract/wire';
 import { t } from '../../i18n/t';
 import { errorsAt } from './profile-draft';
-import { BreakableName, Checklist, FieldGroup, inputId, invalidProps } from './form-fields';
-
-interface PatternOption {
-    value: string;
-    label: string;
-    title?: string;
-    strong?: boolean;
-}
-
-/**
- * "*", then per namespace "ns.*" and its tools, then any pattern the profile already holds that names no
- * known tool (kept and shown, so saving never drops it silently).
- */
-function toolPatternOptions(tools: readonly ToolInfo[], profile: Profile): PatternOption[] {
-    const names = tools.map((tool) => tool.name).sort();
-    const namespaces = [...new Set(names.map((name) => name.split('.')[0]!))];
-    const options: PatternOption[] = [{ value: '*', label: '*', title: t`All tools`, strong: true }];
-    for (const namespace of namespaces) {
-        options.push({ value: `${namespace}.*`, label: `${namespace}.*`, strong: true });
-        for (const tool of tools.filter((item) => item.name.startsWith(`${namespace}.`)).sort((a, b) => a.name.localeCompare(b.name))) {
-            options.push({ value: tool.name, label: tool.name, title: tool.description });
-        }
-    }
-    const known = new Set(options.map((option) => option.value));
-    for (const pattern of [...profile.tools.allow, ...profile.tools.deny]) {
-        if (known.has(pattern)) continue;
-        known.add(pattern);
-        options.push({ value: pattern, label: pattern, title: t`Not a tool of this version` });
-    }
-    return options;
-}
+import { BreakableName, FieldGroup, inputId, invalidProps } from './form-fields';
 
 interface ToolFieldsProps {
     profile: Profile;
@@ -42,29 +12,12 @@ interface ToolFieldsProps {
     edit(change: (profile: Profile) => void): void;
 }
 
+/** Per-tool call limits (the advanced part of the tools; which tools are allowed is the capability matrix). */
 export function ToolFields({ profile, tools, errors, edit }: ToolFieldsProps) {
-    const options = toolPatternOptions(tools, profile);
     const perToolNames = [...new Set([...tools.map((tool) => tool.name), ...Object.keys(profile.tools.maxCallsPerTool)])].sort();
     const perToolErrors = errorsAt(errors, 'tools.maxCallsPerTool');
     return (
         <>
-            <Checklist
-                path="tools.allow"
-                label={t`Allowed tools`}
-                options={options}
-                selected={profile.tools.allow}
-                errors={errorsAt(errors, 'tools.allow')}
-                onValue={(values) => edit((p) => void (p.tools.allow = values))}
-            />
-            <Checklist
-                path="tools.deny"
-                label={t`Denied tools`}
-                hint={t`Deny wins over allow.`}
-                options={options}
-                selected={profile.tools.deny}
-                errors={errorsAt(errors, 'tools.deny')}
-                onValue={(values) => edit((p) => void (p.tools.deny = values))}
-            />
             <FieldGroup path="tools.maxCallsPerTool" label={t`Calls per tool`} hint={t`Empty means no limit of its own.`} errors={perToolErrors}>
                 <div class="tavern-agent__per-tool">
                     {perToolNames.map((name) => {

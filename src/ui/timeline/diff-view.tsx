@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { CheckpointDiff } from '../../contract/archive';
 import { t } from '../../i18n/t';
-import { restoreCheckpoint } from './run-actions';
+import { checkpointKindLabel } from './format';
+import type { RunSummary } from './rows';
+import { putVersionInChat, restoreCheckpoint } from './run-actions';
 import { useCheckpointDiff } from './use-run-data';
 
 /** Unchanged lines kept around each change; longer unchanged stretches fold into one line. */
@@ -105,36 +107,66 @@ export function DiffBody({ diff }: { diff: Pick<CheckpointDiff, 'ops'> }) {
     );
 }
 
-/** The change a checkpoint recorded, with a button to make that version the file's current text again. */
-export function DiffView({ runId, seq, canRestore }: { runId: string; seq: number; canRestore: boolean }) {
+/** A commit checkpoint holds the text as it went into the chat: shown as that text, not as a diff with itself. */
+function CommittedText({ diff }: { diff: CheckpointDiff }) {
+    return (
+        <>
+            <p class="tavern-agent__muted">{t`The text committed to the chat:`}</p>
+            <pre class="tavern-agent__text" data-committed="true">
+                {diff.after}
+            </pre>
+        </>
+    );
+}
+
+/**
+ * The change a checkpoint recorded (or, for a commit, the committed text), with what can be done with that
+ * version, each button saying where it acts: restore it as the file's text in the run's workspace (the chat
+ * unchanged), or put it in the chat as the run's reply (a replace commit of the run's message). The latter
+ * only for the reply's own drafts (output/) of a run that committed a reply.
+ */
+export function DiffView({ runId, seq, canRestore, summary }: { runId: string; seq: number; canRestore: boolean; summary?: RunSummary }) {
     const loaded = useCheckpointDiff(runId, seq);
     const [busy, setBusy] = useState(false);
     if (!loaded || loaded.state === 'loading') return <p class="tavern-agent__muted">{t`Loading…`}</p>;
     if (loaded.state === 'error') return <p class="tavern-agent__error">{loaded.message}</p>;
     const diff = loaded.value;
+    const replyable = canRestore && summary !== undefined && summary.messageId !== null && diff.path.startsWith('output/');
+    const act = (action: () => Promise<unknown>) => async () => {
+        setBusy(true);
+        await action().finally(() => setBusy(false));
+    };
     return (
-        <div class="tavern-agent__diff" data-checkpoint={seq}>
+        <div class="tavern-agent__diff" data-checkpoint={seq} data-kind={diff.kind}>
             <div class="tavern-agent__diff-head">
                 <code class="tavern-agent__code">{diff.path}</code>
                 <span class="tavern-agent__muted">
-                    {t`checkpoint`} {seq}
+                    {t`checkpoint`} {seq} · {checkpointKindLabel(diff.kind)}
                 </span>
-                {canRestore ? (
-                    <button
-                        type="button"
-                        class="menu_button tavern-agent__button"
-                        data-action="restore"
-                        disabled={busy}
-                        onClick={async () => {
-                            setBusy(true);
-                            await restoreCheckpoint(runId, seq).finally(() => setBusy(false));
-                        }}
-                    >
-                        <span class="fa-solid fa-clock-rotate-left" aria-hidden="true" /> {t`Restore this version`}
-                    </button>
-                ) : null}
             </div>
-            <DiffBody diff={diff} />
+            {diff.kind === 'commit' ? <CommittedText diff={diff} /> : <DiffBody diff={diff} />}
+            {canRestore ? (
+                <div class="tavern-agent__restore">
+                    {replyable ? (
+                        <div class="tavern-agent__restore-choice">
+                            <button type="button" class="menu_button tavern-agent__button" data-action="put-in-chat" disabled={busy} onClick={act(() => putVersionInChat(summary!, seq))}>
+                                <span class="fa-solid fa-message" aria-hidden="true" /> {t`Put this version in the chat`}
+                            </button>
+                            <small class="tavern-agent__muted">{t`Replaces this run's reply in the chat with this text.`}</small>
+                        </div>
+                    ) : null}
+                    <div class="tavern-agent__restore-choice">
+                        <button type="button" class="menu_button tavern-agent__button" data-action="restore" disabled={busy} onClick={act(() => restoreCheckpoint(runId, seq))}>
+                            <span class="fa-solid fa-clock-rotate-left" aria-hidden="true" /> {t`Restore in the workspace`}
+                        </button>
+                        <small class="tavern-agent__muted">
+                            {diff.path.startsWith('persist/')
+                                ? t`Makes this the file's current text in the run's workspace, and the memory later runs start from. The chat's text is not changed.`
+                                : t`Makes this the file's current text in the run's workspace (for viewing or committing later). The chat is not changed.`}
+                        </small>
+                    </div>
+                </div>
+            ) : null}
         </div>
     );
 }

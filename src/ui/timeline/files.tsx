@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CheckpointInfo, RunFileInfo } from '../../contract/archive';
 import { t } from '../../i18n/t';
 import { DiffView } from './diff-view';
-import { formatTime } from './format';
+import { checkpointKindLabel, formatTime } from './format';
 import type { RunSummary } from './rows';
 import { commitDraftText } from './run-actions';
 import { services } from '../services';
@@ -48,10 +48,10 @@ function FileItem({ runId, file, committable, summary }: { runId: string; file: 
     );
 }
 
-function CheckpointItem({ runId, checkpoint, canRestore }: { runId: string; checkpoint: CheckpointInfo; canRestore: boolean }) {
+function CheckpointItem({ runId, checkpoint, canRestore, summary }: { runId: string; checkpoint: CheckpointInfo; canRestore: boolean; summary: RunSummary }) {
     const [open, setOpen] = useState(false);
     return (
-        <li class="tavern-agent__file" data-checkpoint={checkpoint.seq}>
+        <li class="tavern-agent__file" data-checkpoint={checkpoint.seq} data-kind={checkpoint.kind}>
             <div class="tavern-agent__file-head">
                 <button type="button" class="tavern-agent__link" aria-expanded={open} onClick={() => setOpen(!open)}>
                     <span class="fa-solid fa-code-compare fa-fw" aria-hidden="true" />
@@ -60,9 +60,12 @@ function CheckpointItem({ runId, checkpoint, canRestore }: { runId: string; chec
                     </span>{' '}
                     <span class="tavern-agent__mono">{checkpoint.path}</span>
                 </button>
-                <span class="tavern-agent__muted">{formatTime(checkpoint.at)}</span>
+                <span class="tavern-agent__muted" data-checkpoint-kind={checkpoint.kind}>
+                    {checkpointKindLabel(checkpoint.kind)}
+                    {checkpoint.version ? ` · v${checkpoint.version}` : ''} · {formatTime(checkpoint.at)}
+                </span>
             </div>
-            {open ? <DiffView runId={runId} seq={checkpoint.seq} canRestore={canRestore} /> : null}
+            {open ? <DiffView runId={runId} seq={checkpoint.seq} canRestore={canRestore} summary={summary} /> : null}
         </li>
     );
 }
@@ -116,7 +119,7 @@ export function RunFiles({ summary, canRestore, revision }: { summary: RunSummar
                     {listing.checkpoints.length === 0 ? <p class="tavern-agent__muted">{t`No checkpoints.`}</p> : null}
                     <ul class="tavern-agent__files">
                         {listing.checkpoints.map((checkpoint) => (
-                            <CheckpointItem key={checkpoint.seq} runId={runId} checkpoint={checkpoint} canRestore={canRestore} />
+                            <CheckpointItem key={checkpoint.seq} runId={runId} checkpoint={checkpoint} canRestore={canRestore} summary={summary} />
                         ))}
                     </ul>
                     <details class="tavern-agent__hidden-files">

@@ -1,5 +1,6 @@
 import { toolResultText } from '../../contract/tool-result-text';
 import { t } from '../../i18n/t';
+import { uiLocale } from '../../i18n/locale';
 
 /** Numbers, times and names as the timeline shows them. Every word goes through SillyTavern's i18n. */
 
@@ -25,7 +26,8 @@ export function formatTime(at: number | null): string {
     if (at === null) return '';
     const date = new Date(at);
     const today = new Date();
-    return date.toDateString() === today.toDateString() ? date.toLocaleTimeString() : date.toLocaleString();
+    const locale = uiLocale();
+    return date.toDateString() === today.toDateString() ? date.toLocaleTimeString(locale) : date.toLocaleString(locale);
 }
 
 /** The first line of a text, for one-line summaries (the full text is in the expanded row). */
@@ -116,4 +118,30 @@ export function storedToolResultText(stored: string): string {
 
 export function shortId(runId: string): string {
     return runId.replace(/^imported-/, '').slice(0, 8);
+}
+
+/** What made a checkpoint, as the checkpoint list and the diff say it. */
+export function checkpointKindLabel(kind: string): string {
+    switch (kind) {
+        case 'write':
+            return t`written`;
+        case 'patch':
+            return t`patched`;
+        case 'commit':
+            return t`committed to the chat`;
+        case 'restore':
+            return t`restored`;
+        default:
+            return kind;
+    }
+}
+
+/**
+ * A tool as the panel names it everywhere: its canonical dotted name. Providers get the alias
+ * (`workspace_write_file`, dots not allowed there) and the model's turn lists those; namespaces have no
+ * underscore, so the first one is the dot. A name already dotted, or unknown, is shown as it is.
+ */
+export function toolDisplayName(name: string): string {
+    if (name.includes('.')) return name;
+    return name.replace(/^(chat|worldinfo|skill|dice|workspace|agent|task)_/, '$1.');
 }

@@ -1,19 +1,45 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { RunRecord } from '../../contract/records';
 import { t } from '../../i18n/t';
+import type { ReplyPlace } from '../../contract/reply-place';
+import { services } from '../services';
 import { chatStatus } from '../state';
 import { formatTime, generationLabel, shortId, stateLabel } from './format';
-import { deleteRunRecord, importRunFile, jumpToMessage } from './run-actions';
+import { deleteRunRecord, importRunFile, isRunChatOpen, jumpToMessage } from './run-actions';
 import { history, liveRunId, openRun, refreshHistory, viewedRun } from './run-store';
 import { emptySummary } from './timeline-model';
+
+/** Where the run's reply is now, read from the open chat (null: no reply, imported, or another chat). */
+function placeOf(record: RunRecord, imported: boolean): ReplyPlace | null {
+    if (imported || record.messageId === null || !isRunChatOpen(record)) return null;
+    return services().chat.replyPlace(record.runId, record.messageId);
+}
+
+/** Says what became of a reply that is not the one shown; null when it is shown (or unknown). */
+function placeNote(place: ReplyPlace | null): string | null {
+    if (!place || place.state === 'shown') return null;
+    if (place.state === 'swiped') return `${t`Swiped away: another swipe is shown.`} (#${place.index}, ${t`swipe`} ${place.swipe + 1})`;
+    if (place.state === 'replaced') {
+        return place.byRunId ? `${t`Replaced by a later run`} (#${shortId(place.byRunId)}).` : t`Replaced: the message now holds another reply.`;
+    }
+    return t`The reply is no longer in the chat (deleted).`;
+}
 
 function HistoryItem({ record, imported }: { record: RunRecord; imported: boolean }) {
     const shown = viewedRun.value?.model.runId === record.runId;
     const running = liveRunId.value === record.runId;
     const state = running ? 'running' : record.state;
-    const messageId = record.messageId;
+    const place = running ? null : placeOf(record, imported);
+    const note = placeNote(place);
+    // Jump to where the reply is (a swiped-away one is still in its message); never to a message another reply took.
+    const messageId = place === null ? record.messageId : place.state === 'shown' || place.state === 'swiped' ? place.index : null;
     return (
-        <li class={`tavern-agent__history-item${shown ? ' tavern-agent__history-item--shown' : ''}`} data-history-run={record.runId} data-state={state}>
+        <li
+            class={`tavern-agent__history-item${shown ? ' tavern-agent__history-item--shown' : ''}`}
+            data-history-run={record.runId}
+            data-state={state}
+            data-reply={place?.state}
+        >
             <button type="button" class="tavern-agent__link tavern-agent__history-open" aria-current={shown ? 'true' : undefined} onClick={() => void openRun(record.runId)}>
                 <span class={`tavern-agent__badge tavern-agent__badge--${state}`}>{stateLabel(state)}</span>
                 <span>{formatTime(record.createdAt)}</span>
@@ -42,6 +68,11 @@ function HistoryItem({ record, imported }: { record: RunRecord; imported: boolea
                     onClick={() => void deleteRunRecord(record.runId)}
                 />
             </span>
+            {note ? (
+                <p class="tavern-agent__history-note tavern-agent__muted" data-testid="reply-note">
+                    <span class="fa-solid fa-circle-info" aria-hidden="true" /> {note}
+                </p>
+            ) : null}
         </li>
     );
 }
@@ -85,8 +116,10 @@ export function RunHistory() {
         void refreshHistory();
     }, [chatId]);
     const state = history.value;
+    // Where each reply is is read from the chat when drawn: opening the list draws it afresh (swipes happen outside the panel).
+    const [, setOpened] = useState(0);
     return (
-        <details class="tavern-agent__history">
+        <details class="tavern-agent__history" onToggle={() => setOpened((n) => n + 1)}>
             <summary>
                 {t`History`} <span class="tavern-agent__muted">({state.runs.length})</span>
             </summary>

@@ -2,7 +2,7 @@ import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import type { ComponentChildren } from 'preact';
 import { t } from '../../i18n/t';
 import { DiffView } from './diff-view';
-import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText } from './format';
+import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
 import { commitDraftText, copyText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import { RowView, type RowContext } from './row-view';
@@ -48,7 +48,7 @@ function CopyButton({ text }: { text: () => string }) {
 
 function ModelDetail({ row }: { row: ModelRow }) {
     const tokens = row.usage ? `${formatCount(row.usage.input)} ${t`in`} · ${formatCount(row.usage.output)} ${t`out`}` : '';
-    const calls = row.toolCalls.map((c) => c.name).join(', ');
+    const calls = row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ');
     return (
         <>
             <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Tool calls`, calls], [t`Stop reason`, row.finishReason ?? '']]} />
@@ -88,7 +88,7 @@ function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
                 </div>
             ) : null}
             {row.changes.map((change) =>
-                change.checkpointSeq === null ? null : <DiffView key={change.checkpointSeq} runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} />,
+                change.checkpointSeq === null ? null : <DiffView key={change.checkpointSeq} runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} summary={ctx.model.summary} />,
             )}
             {row.argsPath ? <Block label={t`Arguments`} loaded={args ? (args.state === 'ready' ? { state: 'ready', value: argsText } : args) : null} /> : null}
             {row.resultPath ? <Block label={t`Result`} loaded={result ? (result.state === 'ready' ? { state: 'ready', value: resultText } : result) : null} /> : null}
@@ -119,7 +119,7 @@ function FileDetail({ row, ctx }: { row: FileRow; ctx: RowContext }) {
             {change.checkpointSeq === null ? (
                 <p class="tavern-agent__muted">{t`No checkpoint was recorded for this change.`}</p>
             ) : (
-                <DiffView runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} />
+                <DiffView runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} summary={ctx.model.summary} />
             )}
             {committable ? (
                 <div class="tavern-agent__toolbar">

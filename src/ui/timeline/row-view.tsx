@@ -1,5 +1,5 @@
 import { t } from '../../i18n/t';
-import { callStatusLabel, firstLine, formatCount, formatDuration } from './format';
+import { callStatusLabel, firstLine, formatCount, formatDuration, toolDisplayName } from './format';
 import { RowDetail } from './row-detail';
 import type { FileChange, NoteRow, TimelineRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
@@ -99,7 +99,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
             const detail =
                 row.status === 'running'
                     ? t`waiting for the model…`
-                    : firstLine(row.text) || row.toolCalls.map((c) => c.name).join(', ') || (row.reasoning ? t`(reasoning only)` : t`(no text)`);
+                    : firstLine(row.text) || row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ') || (row.reasoning ? t`(reasoning only)` : t`(no text)`);
             return {
                 icon: row.status === 'running' ? 'fa-spinner fa-spin' : 'fa-comment-dots',
                 title: `${t`Model`} #${row.round}${row.wrapUp ? ` · ${t`last turn`}` : ''}`,
@@ -122,7 +122,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
                       : firstLine(row.summary);
             return {
                 icon: STATUS_ICONS[row.status],
-                title: row.canonical ?? row.name,
+                title: row.canonical ?? toolDisplayName(row.name),
                 detail: row.nestedCount > 0 && !hasTask ? `${detail} · ${t`nested steps:`} ${row.nestedCount}` : detail,
                 tone: row.status === 'error' ? 'error' : row.status === 'completed' ? 'ok' : 'busy',
                 meta: formatDuration(row.durationMs),

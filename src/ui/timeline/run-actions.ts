@@ -18,16 +18,30 @@ export function isRunChatOpen(summary: Pick<RunSummary, 'chatKey' | 'chatId'>): 
     return open !== null && open.chatKey === summary.chatKey && open.chatId === summary.chatId;
 }
 
-/** Scrolls SillyTavern's chat to a message and flashes it. On a narrow screen the panel steps aside. */
+/**
+ * Scrolls SillyTavern's chat to the run's reply and flashes it. On a narrow screen the panel steps aside.
+ * Never silently to a message another reply took over: a replaced or deleted reply is said instead, and a
+ * swiped-away one is found in its message, with a word that another swipe is shown.
+ */
 export function jumpToMessage(summary: RunSummary, messageId: number): void {
     if (!isRunChatOpen(summary)) {
         warn(t`Open the chat this run belongs to first.`);
         return;
     }
-    if (!services().chat.revealMessage(messageId)) {
+    const place = services().chat.replyPlace(summary.runId, messageId);
+    if (place.state === 'replaced') {
+        warn(t`This run's reply was replaced: its message now holds another reply.`);
+        return;
+    }
+    if (place.state === 'gone') {
+        warn(t`This run's reply is no longer in the chat (deleted).`);
+        return;
+    }
+    if (!services().chat.revealMessage(place.index)) {
         warn(t`That message is not shown: it was deleted, or it is not loaded yet (scroll up in the chat to load older messages).`);
         return;
     }
+    if (place.state === 'swiped') services().toast.info(t`This run's reply was swiped away: swipe on this message to see it again.`);
     if (window.matchMedia('(max-width: 1000px)').matches) panelOpen.value = false;
 }
 
@@ -74,8 +88,24 @@ export async function restoreCheckpoint(runId: string, seq: number): Promise<boo
         warn(`${result.error.message} (${result.error.code})`, t`Not restored`);
         return false;
     }
-    services().toast.success(t`The checkpoint's text is the file's current version again.`);
+    services().toast.success(t`The checkpoint's text is the file's current version again, in the run's workspace. The chat is not changed.`);
     await refreshViewed();
+    return true;
+}
+
+/** A checkpoint's text replaces the run's reply in the chat (the host's commit path; refused when the reply is not shown). */
+export async function putVersionInChat(summary: RunSummary, seq: number): Promise<boolean> {
+    if (!isRunChatOpen(summary)) {
+        warn(t`Open the chat this run belongs to first.`);
+        return false;
+    }
+    const result = await services().chat.replaceReply(summary.runId, seq);
+    if (!result.ok) {
+        warn(`${result.error.message} (${result.error.code})`, t`The reply was not changed`);
+        return false;
+    }
+    services().toast.success(t`This version is now the run's reply in the chat.`);
+    void refreshHistory();
     return true;
 }
 

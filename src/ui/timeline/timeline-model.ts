@@ -134,6 +134,9 @@ export class TimelineModel {
         switch (event.type) {
             case 'run-create': {
                 const p = payload as Payload<'run-create'>;
+                // The run's start is its first journal event, live as after a reload: the live view's
+                // provisional start (the page's, before SillyTavern's dry run) gives way to it.
+                s.startedAt = event.at;
                 Object.assign(s, { chatKey: p.chatKey, chatId: p.chatId, profileId: p.profileId, generationType: p.generationType, foreground: p.foreground });
                 break;
             }
@@ -241,6 +244,8 @@ export class TimelineModel {
                 this.taskEnded(event, payload as Payload<'task-end'>);
                 break;
             default:
+                // A memory promotion of no files changed nothing: no "Memory saved · 0" row.
+                if (event.type === 'persist-promote' && (payload as Payload<'persist-promote'>).files === 0) break;
                 if (!HEADER_ONLY.has(event.type)) this.note(event, payload);
         }
         return true;
