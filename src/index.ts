@@ -5,7 +5,6 @@ import { connectionProfiles, currentConnectionProtocol } from './host/connection
 import { acceptLoreProposal, discardLoreProposal } from './host/lore-write';
 import { replaceReplyWithCheckpoint } from './host/replace-reply';
 import { replyPlace } from './host/reply-place';
-import { connectionProfiles } from './host/connection-profiles';
 import { checkEngineHealth, onEngineStatus } from './host/engine-status';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
 import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';

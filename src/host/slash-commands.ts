@@ -72,6 +72,8 @@ async function guide(text: string): Promise<string> {
         return '';
     }
     return result.value.guidanceId;
+}
+
 /** A status as a sentence, for the toast a command typed alone shows. */
 function describeStatus(status: AgentStatus): string {
     if (status.chatId === null) return t`No chat is open.`;
@@ -84,6 +86,7 @@ function describeStatus(status: AgentStatus): string {
 function describeAnswer(word: string, answer: string): string | null {
     if (!answer) return null;
     if (word === 'stop') return answer === 'true' ? t`The agent run was stopped.` : t`No agent run is working.`;
+    if (word === 'guide') return t`Guidance queued for the next turn`;
     if (word === 'skills') return answer.trim() ? answer : t`No skills are visible in this chat.`;
     if (word === 'profile' && !answer.startsWith('{')) return `${t`Profile:`} ${answer}`;
     try {
