@@ -43,6 +43,7 @@ export const RECOVERABLE_CODES = [
     'skill.invalid_range',
     'skill.mixed_range',
     'skill.read_budget_exhausted',
+    'tool.interrupted',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 
@@ -57,6 +58,7 @@ export const RUNTIME_FAILURE_CODES = [
     'run.cancelled',
     'run.interrupted',
     'run.internal_error',
+    'run.resume_failed',
 ] as const;
 export type RuntimeFailureCode = (typeof RUNTIME_FAILURE_CODES)[number];
 
@@ -111,6 +113,12 @@ export const WIRE_ERROR_CODES = [
     'skill.hash_mismatch',
     'skill.payload_invalid',
     'skill.payload_version',
+    'run.not_resumable',
+    'run.inputs_missing',
+    'run.chat_moved',
+    'run.chat_busy',
+    'run.none_interrupted',
+    'host.engine_crashed',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

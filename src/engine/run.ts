@@ -3,6 +3,7 @@ import { runAgentLoop } from './agent-loop';
 import { completeRun, failRun } from './complete-run';
 import { createRootInvocation, type AgentInvocation } from './invocation';
 import { prepareRun } from './prepare-run';
+import { LEASE_RENEW_MS, LEASE_TTL_MS } from './interrupted';
 import { RunSession, type RunDependencies } from './run-session';
 
 export type { RunDependencies };
@@ -15,6 +16,7 @@ export type { RunDependencies };
 export async function runAgent(input: RunInput, deps: RunDependencies): Promise<RunOutcome> {
     const session = new RunSession(input, deps);
     let agent: AgentInvocation | null = null;
+    const endLease = session.startLease(LEASE_RENEW_MS, LEASE_TTL_MS);
     try {
         const { workspace, memory } = await prepareRun(session);
         agent = createRootInvocation(session, workspace);
@@ -25,5 +27,7 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
     } catch (error) {
         await agent?.tasks?.closeAll('The run ended.');
         return failRun(session, error);
+    } finally {
+        endLease();
     }
 }
