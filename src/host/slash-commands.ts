@@ -1,12 +1,12 @@
 import { agentStatus, currentChatAgentState, setAgentMode, setChatProfile } from './agent-mode';
 import { storedProfiles } from './profile-store';
 import { getEngine } from './worker-client';
-import { activeRun, cancelActiveRun } from './run-controller';
+import { activeRun, cancelActiveRun, newestInterruptedRun, resumeRun } from './run-controller';
 import { stContext } from './st-context';
 import { t } from '../i18n/t';
 import { formatVisibleSkills, runSkills } from './skills/run-skills';
 
-const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills'] as const;
+const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'resume'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
@@ -25,12 +25,31 @@ async function runAgentCommand(argument: string): Promise<string> {
     if (word === 'stop') return String(await cancelActiveRun('Stopped with /agent stop.'));
     if (word === 'profile') return chooseProfile(rest.join(' '));
     if (word === 'skills') return visibleSkills();
+    if (word === 'resume') return resumeCommand(rest.join(' ').trim());
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
         return '';
     }
     return JSON.stringify(agentStatus());
+}
+
+/**
+ * `/agent resume [runId]`: continues the chat's newest interrupted run (or the one named). Answers the run's
+ * outcome as JSON, or an empty string with a toast saying why it was refused.
+ */
+async function resumeCommand(runId: string): Promise<string> {
+    const id = runId || (await newestInterruptedRun());
+    if (!id) {
+        globalThis.toastr?.info(t`This chat has no interrupted agent run to resume.`);
+        return '';
+    }
+    const result = await resumeRun(id);
+    if (!result.ok) {
+        globalThis.toastr?.warning(`${result.error.message} (${result.error.code})`, t`Not resumed`);
+        return '';
+    }
+    return JSON.stringify(result.value);
 }
 
 /** `/agent profile` names the chat's profile; `/agent profile <id>` sets it, if such a usable profile exists. */

@@ -1,5 +1,6 @@
 import type { ConnectionProfile } from '../contract/connection-profile';
 import type { Result } from '../contract/result';
+import type { RunOutcome } from '../contract/run-input';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
 
@@ -48,6 +49,8 @@ export interface PanelServices {
         revealMessage(messageId: number): boolean;
         /** Commits a file of an ended run into its chat as a new reply. */
         commitDraft(runId: string, path: string): Promise<Result<{ messageId: number }>>;
+        /** Continues an interrupted run from its journal (refused with a reason when the chat moved on). */
+        resume?(runId: string): Promise<Result<RunOutcome>>;
         /** Sets the open chat's agent profile (chatStatus follows when it is saved). */
         setProfile(profileId: string): Promise<void>;
     };
