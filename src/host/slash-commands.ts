@@ -1,7 +1,8 @@
 import { agentStatus, currentChatAgentState, setAgentMode, setChatProfile } from './agent-mode';
 import { storedProfiles } from './profile-store';
-import { getEngine } from './worker-client';
+import { engineStarted, getEngine } from './worker-client';
 import { activeRun, cancelActiveRun, newestInterruptedRun, resumeRun } from './run-controller';
+import { remoteRun } from './live-view';
 import { stContext } from './st-context';
 import { t } from '../i18n/t';
 import { formatVisibleSkills, runSkills } from './skills/run-skills';
@@ -21,7 +22,7 @@ async function runAgentCommand(argument: string): Promise<string> {
         globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop or profile.`);
         return '';
     }
-    if (word === 'status') return JSON.stringify(agentStatus(activeRun()));
+    if (word === 'status') return JSON.stringify(agentStatus(activeRun() ?? remoteRun() ?? (await interruptedStatus())));
     if (word === 'stop') return String(await cancelActiveRun('Stopped with /agent stop.'));
     if (word === 'profile') return chooseProfile(rest.join(' '));
     if (word === 'skills') return visibleSkills();
@@ -32,6 +33,17 @@ async function runAgentCommand(argument: string): Promise<string> {
         return '';
     }
     return JSON.stringify(agentStatus());
+}
+
+/** The chat's newest interrupted run, so /agent status shows what /agent resume would continue. */
+async function interruptedStatus(): Promise<{ runId: string; state: string } | null> {
+    if (!engineStarted()) return null;
+    try {
+        const runId = await newestInterruptedRun();
+        return runId ? { runId, state: 'interrupted' } : null;
+    } catch {
+        return null;
+    }
 }
 
 /**

@@ -30,6 +30,11 @@ export function getEngine(): Promise<Remote<EngineApi>> {
     return engine;
 }
 
+/** Whether the worker has been started (status checks never start it just to look). */
+export function engineStarted(): boolean {
+    return engine !== null;
+}
+
 /** Resolves (with the reason) if the current worker dies: a run racing it learns it will never end. */
 export function engineCrashed(): Promise<string> {
     return crash.promise;
