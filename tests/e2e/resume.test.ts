@@ -81,12 +81,14 @@ test('a run cut off by a reload is interrupted; /agent resume continues it with 
     await page.reload({ waitUntil: 'domcontentloaded' });
     await waitForSillyTavernReady(page);
     await waitForExtension(page);
-    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 3);
+    await openCharacter(page); // its newest chat: the one cut off
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 3).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}: ${await page.evaluate(() => JSON.stringify({ id: SillyTavern!.getContext().chatId, c: SillyTavern!.getContext().characterId, chat: SillyTavern!.getContext().chat.map((m) => m.mes.slice(0, 30)) }))}`);
+    });
     // Opening the panel starts the engine; it finds the run cut off (no lock, no fresh lease): interrupted.
     await page.click('#tavern_agent_button .drawer-icon');
     await waitForStatus(page, (s) => s.run?.state === 'interrupted');
     assert.deepEqual((await status(page)).run, { runId, state: 'interrupted' });
-    await page.locator('.tavern-agent__run-header [data-action="resume"]').waitFor();
 
     session.mock.reset();
     session.mock.enqueue(calls(call('workspace_finish', { reason: 'done' })));
@@ -152,12 +154,16 @@ test('two tabs on plain HTTP without Web Locks: tab A\'s live run completes whil
         await b.goto(lanUrl, { waitUntil: 'domcontentloaded' });
         await waitForSillyTavernReady(b);
         await waitForExtension(b);
+        await openCharacter(b);
         await b.waitForFunction((id) => SillyTavern!.getContext().chatId === id, chatId);
         await b.click('#tavern_agent_button .drawer-icon');
-        await b.waitForFunction(() => document.querySelector('.tavern-agent__run[data-run-state="running"]') !== null, undefined, { timeout: 30_000 });
+        await b.waitForFunction(() => document.querySelector('.tavern-agent__run[data-run-state="running"]') !== null, undefined, { timeout: 30_000 }).catch(async (error: unknown) => {
+            throw new Error(`${String(error)}: ${await b.evaluate(() => JSON.stringify({ id: SillyTavern!.getContext().chatId, states: [...document.querySelectorAll('.tavern-agent__run')].map((e) => e.getAttribute('data-run-state')), text: document.querySelector('.tavern-agent')?.textContent?.slice(0, 400) }))}`);
+        });
         await b.reload({ waitUntil: 'domcontentloaded' });
         await waitForSillyTavernReady(b);
         await waitForExtension(b);
+        await openCharacter(b);
         await b.waitForFunction((id) => SillyTavern!.getContext().chatId === id, chatId);
         await b.click('#tavern_agent_button .drawer-icon');
         await b.waitForFunction(() => document.querySelector('.tavern-agent__run[data-run-state="running"]') !== null, undefined, { timeout: 30_000 });
