@@ -68,3 +68,42 @@ describe('resume', () => {
         assert.equal(!missing.ok && missing.error.code, 'run.not_found');
     });
 });
+
+describe('one writer per chat', () => {
+    it('a run whose lease is fresh (a tab without Web Locks is working on it) is never marked interrupted; a stale one is', async () => {
+        const { markInterruptedRuns, LEASE_TTL_MS } = await import('../../src/engine/interrupted');
+        const storage = newStorage();
+        await referenceRun(storage);
+        const run = (await storage.getRun(RELIABILITY_RUN_ID))!;
+        const events = (await storage.listEvents(RELIABILITY_RUN_ID)).length;
+        const now = 1_000_000;
+        await storage.putRun({ ...run, state: 'running', lease: { owner: 'engine-other-tab', until: now + LEASE_TTL_MS } });
+        assert.equal(await markInterruptedRuns(storage, () => false, () => now), 0);
+        assert.equal((await storage.getRun(RELIABILITY_RUN_ID))!.state, 'running');
+        assert.equal((await storage.listEvents(RELIABILITY_RUN_ID)).length, events, "no event takes the live run's journal numbers");
+        // The lease ran out: that tab is gone.
+        assert.equal(await markInterruptedRuns(storage, () => false, () => now + LEASE_TTL_MS + 1), 1);
+        const cut = (await storage.getRun(RELIABILITY_RUN_ID))!;
+        assert.equal(cut.state, 'interrupted');
+        assert.equal(cut.lease, undefined);
+    });
+
+    it('a run keeps its lease fresh while it works', async () => {
+        const { runAgent } = await import('../../src/engine/run');
+        const { reliabilityInput } = await import('../fixtures/reliability');
+        const storage = newStorage();
+        const leases: Array<{ owner: string; until: number } | undefined> = [];
+        const watching = { ...storage, async putRun(record: Parameters<typeof storage.putRun>[0]) { leases.push(record.lease); return storage.putRun(record); } };
+        const outcome = await runAgent(reliabilityInput(), {
+            storage: watching,
+            host: { requestModel: async () => ({ ok: false, status: 500, message: 'no model', aborted: false }), commit: async () => ({ ok: false, error: { code: 'host.commit_failed', message: 'x', detail: null } }) as never, onEvents() {} },
+            tools: [],
+            sink: () => undefined,
+            signal: new AbortController().signal,
+            leaseOwner: 'engine-this-tab',
+            now: () => 5_000,
+        });
+        assert.equal(outcome.state, 'failed');
+        assert.ok(leases.some((lease) => lease?.owner === 'engine-this-tab' && lease.until > 5_000), 'the record carries the lease');
+    });
+});
