@@ -127,10 +127,15 @@ export function createEngine(): EngineApi {
 
     /** Marks runs no tab is working on any more as interrupted (a reload, a closed tab, a dead worker). */
     async function sweepInterrupted(): Promise<void> {
-        if (!storage) return;
-        const alive = await liveRunIds();
-        await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId));
+        // One sweep at a time: two at once would both journal the same run's interruption.
+        sweeping ??= (async () => {
+            if (!storage) return;
+            const alive = await liveRunIds();
+            await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId));
+        })().finally(() => (sweeping = null));
+        return sweeping;
     }
+    let sweeping: Promise<void> | null = null;
 
     return {
         ...createSkillApi(() => skillCache),

@@ -20,13 +20,17 @@ export async function markInterruptedRuns(
     let count = 0;
     for (const run of runs) {
         if (ENDED.has(run.state) || isAlive(run.runId) || (!ignoreLeases && leaseHeld(run, now()))) continue;
-        const events = await storage.listEvents(run.runId);
-        const journal = new Journal(run.runId, storage, () => undefined, now, (events.at(-1)?.seq ?? -1) + 1);
-        const { lease: _lease, ...rest } = run;
-        await storage.putRun({ ...rest, state: 'interrupted', error: { code: 'run.interrupted', message: 'The page was reloaded or closed while this run was working.' }, updatedAt: now() });
-        await journal.append('run-fail', { code: 'run.interrupted', message: 'The page was reloaded or closed while this run was working.', detail: null });
-        await journal.append('run-state', { from: run.state, to: 'interrupted' });
-        count += 1;
+        try {
+            const events = await storage.listEvents(run.runId);
+            const journal = new Journal(run.runId, storage, () => undefined, now, (events.at(-1)?.seq ?? -1) + 1);
+            const { lease: _lease, ...rest } = run;
+            await storage.putRun({ ...rest, state: 'interrupted', error: { code: 'run.interrupted', message: 'The page was reloaded or closed while this run was working.' }, updatedAt: now() });
+            await journal.append('run-fail', { code: 'run.interrupted', message: 'The page was reloaded or closed while this run was working.', detail: null });
+            await journal.append('run-state', { from: run.state, to: 'interrupted' });
+            count += 1;
+        } catch {
+            // Another tab marked it at the same moment (its events took these numbers): it is interrupted either way.
+        }
     }
     return count;
 }
