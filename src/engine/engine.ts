@@ -23,6 +23,8 @@ import { listProfiles, resolveProfile } from './profiles';
 import { createIdbSkillCache, type SkillCache } from '../store/skill-cache';
 import { createSkillApi, skillFileReader } from './skills-api';
 
+const hasWebLocks = () => Boolean((globalThis.navigator as Navigator | undefined)?.locks);
+
 const isEnded = (state: RunState) => state === 'completed' || state === 'failed' || state === 'cancelled' || state === 'interrupted';
 
 /** A module worker cannot call importScripts; a classic worker can. */
@@ -131,7 +133,8 @@ export function createEngine(): EngineApi {
         sweeping ??= (async () => {
             if (!storage) return;
             const alive = await liveRunIds();
-            await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId));
+            // Where Web Locks exist their locks are the truth: a lease left by a reloaded page is not.
+            await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId), Date.now, hasWebLocks());
         })().finally(() => (sweeping = null));
         return sweeping;
     }
@@ -282,7 +285,7 @@ export function createEngine(): EngineApi {
                 if (running.has(runId)) return fail('run.running', 'Stop the run before deleting it.');
                 // Nor a run another tab is working on.
                 const run = await s.getRun(runId);
-                if (run && !isCutOff(run, await liveRunIds(), Date.now()) && !isEnded(run.state)) return fail('run.running', 'Another tab is running this agent run; it cannot be deleted now.');
+                if (run && !isCutOff(run, await liveRunIds(), hasWebLocks() ? Number.POSITIVE_INFINITY : Date.now()) && !isEnded(run.state)) return fail('run.running', 'Another tab is running this agent run; it cannot be deleted now.');
                 await s.deleteRun(runId);
                 return ok(null);
             }),

@@ -89,6 +89,13 @@ test('a run cut off by a reload is interrupted; /agent resume continues it with 
     await page.click('#tavern_agent_button .drawer-icon');
     await waitForStatus(page, (s) => s.run?.state === 'interrupted');
     assert.deepEqual((await status(page)).run, { runId, state: 'interrupted' });
+    // The panel's history shows it interrupted; its header offers Resume.
+    await page.click('.tavern-agent__history > summary');
+    await page.locator(`[data-history-run="${runId}"][data-state="interrupted"]`).waitFor({ timeout: 15_000 }).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}: ${await page.evaluate(() => JSON.stringify([...document.querySelectorAll('.tavern-agent__history-item')].map((e) => [e.getAttribute('data-history-run'), e.getAttribute('data-state')]).concat([[document.querySelector('.tavern-agent__history')?.textContent?.slice(0, 300) ?? '', '']])))}`);
+    });
+    await page.click(`[data-history-run="${runId}"] .tavern-agent__history-open`);
+    await page.locator('.tavern-agent__run-header [data-action="resume"]').waitFor();
 
     session.mock.reset();
     session.mock.enqueue(calls(call('workspace_finish', { reason: 'done' })));
