@@ -195,3 +195,29 @@ test('two tabs on plain HTTP without Web Locks: tab A\'s live run completes whil
         await browser.close();
     }
 });
+
+test('a worker that dies mid-run: SillyTavern stops generating, the run is interrupted, and it resumes', async () => {
+    const page = await openAgentChat(session);
+    session.mock.enqueue(
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'Still standing after the crash.' })),
+        // The worker dies while this call is in flight.
+        { ...calls(call('workspace_commit', { path: 'output/main.md' })), delayMs: 60_000 },
+    );
+    await startTurn(page, 'Tell me something sturdy.');
+    await session.mock.waitForGenerations(2);
+    const worker = page.workers().find((w) => w.url().includes('worker.js'));
+    assert.ok(worker, 'the agent worker runs');
+    await worker.evaluate(() => void setTimeout(() => {
+        throw new Error('simulated crash');
+    }));
+    // The page noticed: SillyTavern is no longer generating, and the user is told.
+    await page.waitForFunction(() => document.body.dataset.generating === undefined, undefined, { timeout: 30_000 });
+    await page.locator('#toast-container', { hasText: "The agent's worker stopped" }).waitFor({ timeout: 30_000 });
+    await waitForStatus(page, (s) => s.run?.state === 'interrupted');
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_commit', { path: 'output/main.md' })), calls(call('workspace_finish', { reason: 'done' })));
+    const outcome = JSON.parse(await slash(page, '/agent resume')) as { state: string; runId: string };
+    assert.equal(outcome.state, 'completed');
+    assert.deepEqual((await chatLines(page)).filter((line) => line.runId === outcome.runId).map((line) => line.mes), ['Still standing after the crash.']);
+    await page.context().close();
+});
