@@ -16,8 +16,9 @@ import { Shared } from './lib/shared';
 import { skills } from './skills';
 import { timelineScroll } from './timeline-scroll';
 import { subagents } from './subagents';
+import { reliability } from './reliability';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

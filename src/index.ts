@@ -18,7 +18,9 @@ import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
 import { getEngine } from './host/worker-client';
 import { t } from './i18n/t';
-import { activeRun, cancelActiveRun, createRunTakeover, guideActiveRun } from './host/run-controller';
+import { activeRun, cancelActiveRun, createRunTakeover, guideActiveRun, resumeRun } from './host/run-controller';
+import { remoteRun, watchOtherTabs } from './host/live-view';
+import { onEngineCrash } from './host/worker-client';
 import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';
 import type { PanelServices } from './ui/services';
@@ -43,7 +45,7 @@ globalThis.TavernAgent = createPublicApi(hostSkills);
 
 /** The host's state of the open chat (and of the run going on) is the truth; the panel's signal mirrors it. */
 function refreshChatStatus(): void {
-    chatStatus.value = agentStatus(activeRun());
+    chatStatus.value = agentStatus(activeRun() ?? remoteRun());
 }
 
 async function switchAgentMode(enabled: boolean): Promise<void> {
@@ -71,6 +73,7 @@ const panelServices: PanelServices = {
         commitDraft,
         replyPlace,
         replaceReply: replaceReplyWithCheckpoint,
+        resume: (runId) => resumeRun(runId),
         async setProfile(profileId) {
             await setChatProfile(profileId);
             notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again
@@ -96,6 +99,9 @@ function start(): void {
     onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
     watchSkillOffers(hostSkills);
+    // Other tabs' runs of the open chat, live and read-only; a dead worker's run shows as interrupted.
+    void watchOtherTabs(liveFeed, (runId) => activeRun()?.runId === runId, refreshChatStatus).catch(() => undefined);
+    onEngineCrash(() => refreshChatStatus());
     mountPanel(
         {
             setAgentMode: (enabled) => void switchAgentMode(enabled),

@@ -46,6 +46,7 @@ export const RECOVERABLE_CODES = [
     'skill.read_budget_exhausted',
     /** The user edited the run's message since its last commit: their text is kept, the commit not made. */
     'workspace.commit_conflict',
+    'tool.interrupted',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 
@@ -62,6 +63,7 @@ export const RUNTIME_FAILURE_CODES = [
     'run.internal_error',
     /** The budget (rounds, calls) was spent and the wrap-up turn committed nothing: not the model's plain text. */
     'run.budget_exhausted',
+    'run.resume_failed',
 ] as const;
 export type RuntimeFailureCode = (typeof RUNTIME_FAILURE_CODES)[number];
 
@@ -120,6 +122,12 @@ export const WIRE_ERROR_CODES = [
     'lore.already_decided',
     'lore.wrong_chat',
     'lore.write_failed',
+    'run.not_resumable',
+    'run.inputs_missing',
+    'run.chat_moved',
+    'run.chat_busy',
+    'run.none_interrupted',
+    'host.engine_crashed',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

@@ -75,6 +75,8 @@ export interface EventPayloads {
     };
     /** Finished task results the parent had not awaited, put into its next model turn (once). */
     'task-inject': { taskIds: string[] };
+    /** An interrupted run goes on from its journal (`events` journaled before this one). */
+    'run-resume': { from: RunState; events: number };
     /** A checkpoint's text written back as the file's current version, from the timeline. */
     'checkpoint-restore': { seq: number; path: string; version: number };
     /** The user steered the running agent (panel or `/agent guide`): queued until the agent's next turn. */

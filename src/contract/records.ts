@@ -30,6 +30,11 @@ export const RunRecordSchema = z.object({
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     createdAt: z.number(),
     updatedAt: z.number(),
+    /**
+     * Where Web Locks are missing (a plain-HTTP LAN origin), the tab working on the run renews this lease
+     * while it works: another tab treats the run as alive until `until`, and never marks it interrupted.
+     */
+    lease: z.object({ owner: z.string(), until: z.number() }).optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

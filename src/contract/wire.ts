@@ -3,7 +3,7 @@ import type { MemoryPayload } from './memory';
 import type { ModelReply, ModelRequest } from './model';
 import type { JournalEvent, RunRecord } from './records';
 import type { Result } from './result';
-import type { RunOutcome, RunRequest } from './run-input';
+import type { ChatIdentity, GenerationType, RunOutcome, RunRequest } from './run-input';
 import type { Profile } from './profile';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
@@ -59,6 +59,18 @@ export interface HostBridge {
     onEvents(events: JournalEvent[]): void;
 }
 
+/** What the page needs to resume a run: where it belongs, what chat it saw, and its profile for routing. */
+export interface ResumeTicket {
+    runId: string;
+    profile: Profile;
+    chat: ChatIdentity;
+    generationType: GenerationType;
+    /** The chat as the run saw it: each message's index and text. */
+    prefix: Array<{ index: number; text: string }>;
+    /** The message the run committed to, as its journal knows it. */
+    messageId: number | null;
+}
+
 export interface CommitRequest {
     runId: string;
     path: string;
@@ -83,6 +95,15 @@ export interface EngineApi {
     startRun(request: RunRequest, host: HostBridge): Promise<Result<RunOutcome>>;
     /** Asks a run to stop; the run ends as cancelled at its next step. */
     cancelRun(runId: string, reason: string): Promise<void>;
+    /**
+     * Checks that an interrupted run can go on (its inputs kept, no sub-agents) and keeps its plan for
+     * `resumeRun`; the page gets what it needs to check the chat (identity, prefix) and route model calls.
+     */
+    prepareResume(runId: string, stored: Record<string, unknown>): Promise<Result<ResumeTicket>>;
+    /** Continues the interrupted run from its journal (after prepareResume), as the chat's only writer. */
+    resumeRun(runId: string, host: HostBridge): Promise<Result<RunOutcome>>;
+    /** The page saw the worker running `runId` die: marks the run interrupted (resumable). */
+    interruptRun(runId: string): Promise<Result<boolean>>;
     listRuns(chatKey: string): Promise<Result<RunRecord[]>>;
     /** Built-ins merged with the user's stored profiles (raw JSON, validated here). */
     listProfiles(stored: Record<string, unknown>): Promise<ProfileListing[]>;

@@ -9,18 +9,25 @@ import { createIdbRunStorage } from '../store/idb-run-storage';
 import type { RunStorage } from '../store/run-storage';
 import { RunRequestSchema } from '../contract/run-input';
 import type { Profile } from '../contract/profile';
+import type { RunState } from '../contract/records';
 import { releaseProxy, type Remote } from 'comlink';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
 import { GuidanceQueue } from './guidance-queue';
 import { runAgent } from './run';
-import { liveRunIds, markInterruptedRuns, withRunLock } from './interrupted';
+import { isCutOff, leaseHeld, liveRunIds, markInterruptedRuns, withChatWriter, withRunLock } from './interrupted';
+import { planResume, resumeAgent } from './resume';
+import { createLiveChannel, type LiveChannel } from './live-channel';
 import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './run-archive';
 import { exportProfiles, importProfiles, parseProfile } from '../contract/profile-migrations';
 import { listProfiles, resolveProfile } from './profiles';
 import { createIdbSkillCache, type SkillCache } from '../store/skill-cache';
 import { createSkillApi, skillFileReader } from './skills-api';
 import { recordLoreDecision } from './lore-decisions';
+
+const hasWebLocks = () => Boolean((globalThis.navigator as Navigator | undefined)?.locks);
+
+const isEnded = (state: RunState) => state === 'completed' || state === 'failed' || state === 'cancelled' || state === 'interrupted';
 
 /** A module worker cannot call importScripts; a classic worker can. */
 function runsInModuleWorker(): boolean {
@@ -42,6 +49,11 @@ export function createEngine(): EngineApi {
     const running = new Map<string, AbortController>();
     /** Each running run's guidance queue, for guideRun. */
     const guidance = new Map<string, GuidanceQueue>();
+    /** Names this engine in run leases: a tab never takes its own live run for another's. */
+    const engineId = `engine-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
+    let live: LiveChannel | null = null;
+    /** Plans of resumes the page asked for, waiting for their resumeRun. */
+    const preparedResumes = new Map<string, Awaited<ReturnType<typeof planResume>>>();
     /** Profiles resolved by prepareRun (the run's own, and every valid one for delegation), waiting for their run. */
     const preparedRuns = new Map<string, { profile: Profile; profiles: Profile[] }>();
 
@@ -69,29 +81,76 @@ export function createEngine(): EngineApi {
         if (!prepared) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
         const input = { ...parsed.data, profile: prepared.profile };
         if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
+        return asChatWriter(input.runId, input.chat.integrity, (signal, guidanceQueue) =>
+            runAgent(input, {
+                storage: store,
+                host,
+                tools: ALL_TOOLS,
+                sink: liveSink(host, input.chat.integrity),
+                signal,
+                guidance: guidanceQueue,
+                profiles: prepared.profiles,
+                leaseOwner: engineId,
+                ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
+            }),
+        );
+    }
+
+    /** Events go to this tab's page, and to other tabs (read-only live view) over the live channel. */
+    function liveSink(host: HostBridge, chatKey: string) {
+        return createEventPump((events) => {
+            void host.onEvents(events);
+            live?.publish(chatKey, events);
+        });
+    }
+
+    /** Whether a run of the chat other than `runId` is being worked on by some tab (lease or local). */
+    async function othersAlive(chatKey: string, runId: string): Promise<boolean> {
+        if (!storage) return false;
+        const now = Date.now();
+        return (await storage.listRuns(chatKey)).some((run) => run.runId !== runId && !isEnded(run.state) && (running.has(run.runId) || leaseHeld(run, now)));
+    }
+
+    /** Runs one run as its chat's only writer, holding the run's lock; refused when another run writes there. */
+    async function asChatWriter(
+        runId: string,
+        chatKey: string,
+        work: (signal: AbortSignal, guidanceQueue: GuidanceQueue) => Promise<RunOutcome>,
+    ): Promise<Result<RunOutcome>> {
+        if (running.has(runId)) return fail('run.already_running', `Run ${runId} is already running.`);
         const controller = new AbortController();
-        running.set(input.runId, controller);
+        running.set(runId, controller);
         const queue = new GuidanceQueue();
-        guidance.set(input.runId, queue);
+        guidance.set(runId, queue);
         try {
-            const outcome = await withRunLock(input.runId, () =>
-                runAgent(input, {
-                    storage: store,
-                    host,
-                    tools: ALL_TOOLS,
-                    sink: createEventPump((events) => void host.onEvents(events)),
-                    signal: controller.signal,
-                    guidance: queue,
-                    profiles: prepared.profiles,
-                    ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
-                }),
+            return await withChatWriter(
+                chatKey,
+                () => othersAlive(chatKey, runId),
+                async () => {
+                    const outcome = await withRunLock(runId, () => work(controller.signal, queue));
+                    live?.ended(chatKey, outcome);
+                    return ok(outcome);
+                },
+                () => fail('run.chat_busy', 'An agent is already working on this chat (in this or another tab); wait for it to end.'),
             );
-            return ok(outcome);
         } finally {
-            running.delete(input.runId);
-            guidance.delete(input.runId);
+            running.delete(runId);
+            guidance.delete(runId);
         }
     }
+
+    /** Marks runs no tab is working on any more as interrupted (a reload, a closed tab, a dead worker). */
+    async function sweepInterrupted(): Promise<void> {
+        // One sweep at a time: two at once would both journal the same run's interruption.
+        sweeping ??= (async () => {
+            if (!storage) return;
+            const alive = await liveRunIds();
+            // Where Web Locks exist their locks are the truth: a lease left by a reloaded page is not.
+            await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId), Date.now, hasWebLocks());
+        })().finally(() => (sweeping = null));
+        return sweeping;
+    }
+    let sweeping: Promise<void> | null = null;
 
     return {
         ...createSkillApi(() => skillCache),
@@ -103,8 +162,10 @@ export function createEngine(): EngineApi {
                 storage = createIdbRunStorage(db);
                 skillCache = createIdbSkillCache(db);
                 openedFor = userHandle;
-                const alive = await liveRunIds();
-                await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId));
+                live?.close();
+                live = createLiveChannel(userHandle);
+                // A tab never marks another tab's live run (its lock is held, or its lease fresh).
+                await sweepInterrupted();
                 db.addEventListener('versionchange', () => {
                     db?.close();
                     db = null;
@@ -145,9 +206,68 @@ export function createEngine(): EngineApi {
                 return fail('store.read_failed', 'Tavern Agent could not journal the guidance.', describeError(error));
             }
         },
+        async prepareResume(runId, stored) {
+            return withStorage(async (s) => {
+                await sweepInterrupted();
+                const plan = await planResume(s, runId);
+                if (!plan.ok) return plan;
+                const { input, record } = plan.value;
+                // The run goes on with the profile it started with (frozen in its inputs).
+                const profiles = listProfiles(stored).flatMap((listing) => (listing.profile ? [listing.profile] : []));
+                preparedRuns.set(runId, { profile: input.profile, profiles });
+                preparedResumes.set(runId, plan);
+                return ok({
+                    runId,
+                    profile: input.profile,
+                    chat: input.chat,
+                    generationType: input.generationType,
+                    prefix: input.prefix.map(({ index, text }) => ({ index, text })),
+                    messageId: record.messageId,
+                });
+            });
+        },
+        async resumeRun(runId, host) {
+            try {
+                const store = storage;
+                if (!store) return fail('store.not_open', 'The engine has not opened its storage yet.');
+                const plan = preparedResumes.get(runId);
+                const prepared = preparedRuns.get(runId);
+                preparedResumes.delete(runId);
+                preparedRuns.delete(runId);
+                if (!plan || !prepared) return fail('run.not_prepared', 'The run could not resume: it was not prepared (prepareResume).');
+                if (!plan.ok) return plan;
+                return await asChatWriter(runId, plan.value.input.chat.integrity, async (signal, guidanceQueue) => {
+                    // Read again under the chat's lock: another tab may have resumed it meanwhile.
+                    const fresh = await planResume(store, runId);
+                    if (!fresh.ok) return { runId, state: 'failed', messageId: plan.value.record.messageId, error: { code: fresh.error.code, message: fresh.error.message } };
+                    return resumeAgent(fresh.value, {
+                        storage: store,
+                        host,
+                        tools: ALL_TOOLS,
+                        sink: liveSink(host, fresh.value.input.chat.integrity),
+                        signal,
+                        guidance: guidanceQueue,
+                        profiles: prepared.profiles,
+                        leaseOwner: engineId,
+                        ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
+                    });
+                });
+            } finally {
+                (host as Partial<Remote<HostBridge>>)[releaseProxy]?.();
+            }
+        },
+        async interruptRun(runId) {
+            // The page saw this engine's predecessor die while running it: no lock or lease can be trusted.
+            return withStorage(async (s) => {
+                if (running.has(runId)) return ok(false);
+                const marked = await markInterruptedRuns(s, (id) => id !== runId, Date.now, true);
+                return ok(marked > 0);
+            });
+        },
         async listRuns(chatKey) {
             if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
             try {
+                await sweepInterrupted();
                 return ok((await storage.listRuns(chatKey)).sort((a, b) => a.createdAt - b.createdAt));
             } catch (error) {
                 return fail('store.read_failed', 'Tavern Agent could not read its run history.', describeError(error));
@@ -186,6 +306,9 @@ export function createEngine(): EngineApi {
         deleteRun: (runId) =>
             withStorage(async (s) => {
                 if (running.has(runId)) return fail('run.running', 'Stop the run before deleting it.');
+                // Nor a run another tab is working on.
+                const run = await s.getRun(runId);
+                if (run && !isCutOff(run, await liveRunIds(), hasWebLocks() ? Number.POSITIVE_INFINITY : Date.now()) && !isEnded(run.state)) return fail('run.running', 'Another tab is running this agent run; it cannot be deleted now.');
                 await s.deleteRun(runId);
                 return ok(null);
             }),

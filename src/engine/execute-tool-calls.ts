@@ -15,8 +15,18 @@ const TRUNCATED = new Set(['length', 'max_tokens', 'MAX_TOKENS']);
  */
 export async function executeToolCalls(agent: AgentInvocation, turn: ModelTurn): Promise<void> {
     agent.conversation.push(assistantMessage(turn));
-    const truncated = turn.finishReason !== null && TRUNCATED.has(turn.finishReason);
-    for (const call of turn.toolCalls) {
+    await executeRemainingCalls(agent, turn, 0);
+}
+
+/** Whether the turn's calls are refused unrun because the response was cut at its length limit. */
+export function isTruncated(turn: ModelTurn): boolean {
+    return turn.finishReason !== null && TRUNCATED.has(turn.finishReason);
+}
+
+/** Answers the turn's calls from index `from` on (a resumed run finishes the turn it was cut off in). */
+export async function executeRemainingCalls(agent: AgentInvocation, turn: ModelTurn, from: number): Promise<void> {
+    const truncated = isTruncated(turn);
+    for (const call of turn.toolCalls.slice(from)) {
         if (agent.state.finished) {
             agent.conversation.push({ role: 'tool', tool_call_id: call.id, content: 'Not run: the run has already finished.' });
             continue;
@@ -39,7 +49,7 @@ function truncatedRefusal(agent: AgentInvocation, call: ToolCall): PreparedCall 
 }
 
 /** The assistant message that carries the turn's tool calls back to the provider, signatures included. */
-function assistantMessage(turn: ModelTurn): WireMessage {
+export function assistantMessage(turn: ModelTurn): WireMessage {
     return {
         role: 'assistant',
         content: turn.text || null,

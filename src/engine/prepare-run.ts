@@ -1,6 +1,7 @@
 import { memoryBase, type MemoryBase } from './memory-base';
 import { Workspace } from '../workspace/workspace';
 import type { RunSession } from './run-session';
+import { RUN_INPUT_PATH, storedRunInput } from './stored-input';
 
 /**
  * The run's first steps, each journaled: the record, `preparing`, the frozen skill set, the workspace
@@ -31,5 +32,7 @@ export async function prepareRun(session: RunSession): Promise<{ workspace: Work
     await workspace.writeHidden('input/prompt.json', JSON.stringify(input.prompt, null, 1));
     await workspace.writeHidden('input/chat.json', JSON.stringify({ chat: input.chat, prefix: input.prefix }, null, 1));
     await workspace.writeHidden('input/worldinfo.json', JSON.stringify(input.worldInfo, null, 1));
+    // The rest of the frozen input (profile included), so an interrupted run can resume as itself.
+    await workspace.writeHidden(RUN_INPUT_PATH, storedRunInput(input));
     return { workspace, memory };
 }

@@ -26,6 +26,16 @@ export interface RunDependencies {
     random?: () => number;
     /** The user's guidance for this run, added from the page while it works. */
     guidance?: GuidanceQueue;
+    /** This engine's id: the owner named in the run's lease (renewed while the run works). */
+    leaseOwner?: string;
+}
+
+/** Where a resumed run picks up: its stored record and the journal's next number and counters. */
+export interface ResumePoint {
+    record: RunRecord;
+    nextSeq: number;
+    calls: number;
+    tasks: number;
 }
 
 /**
@@ -42,10 +52,11 @@ export class RunSession {
     constructor(
         readonly input: RunInput,
         readonly deps: RunDependencies,
+        resume?: ResumePoint,
     ) {
         this.now = deps.now ?? Date.now;
-        this.journal = new Journal(input.runId, deps.storage, deps.sink, this.now);
         // Lore decisions made while the run works go through this journal (runAgent unregisters it).
+        this.journal = new Journal(input.runId, deps.storage, deps.sink, this.now, resume?.nextSeq ?? 0);
         registerLiveJournal(this.journal);
         this.fileStore = { putFile: (file) => deps.storage.putFile(file).catch((error: unknown) => Promise.reject(storageFailure(error))) };
         this.record = {
@@ -60,6 +71,31 @@ export class RunSession {
             error: null,
             createdAt: this.now(),
             updatedAt: this.now(),
+        };
+        if (resume) {
+            // The same run goes on: its record (committed message, creation time) and its call numbering.
+            this.record = { ...resume.record };
+            this.calls = resume.calls;
+            this.tasks = resume.tasks;
+        }
+    }
+
+    /**
+     * Renews the run's lease now and every LEASE_RENEW_MS until the returned function is called, so other
+     * tabs without Web Locks see the run as alive. A failed renewal is left to the next one.
+     */
+    startLease(renewMs: number, ttlMs: number): () => void {
+        const owner = this.deps.leaseOwner;
+        if (!owner) return () => undefined;
+        const renew = () => {
+            this.record.lease = { owner, until: this.now() + ttlMs };
+            void this.saveRecord().catch(() => undefined);
+        };
+        renew();
+        const timer = setInterval(renew, renewMs);
+        return () => {
+            clearInterval(timer);
+            delete this.record.lease;
         };
     }
 

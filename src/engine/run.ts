@@ -3,6 +3,7 @@ import { runAgentLoop } from './agent-loop';
 import { completeRun, failRun } from './complete-run';
 import { createRootInvocation, type AgentInvocation } from './invocation';
 import { prepareRun } from './prepare-run';
+import { LEASE_RENEW_MS, LEASE_TTL_MS } from './interrupted';
 import { RunSession, type RunDependencies } from './run-session';
 import { unregisterLiveJournal } from './live-journals';
 
@@ -17,6 +18,7 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
     const session = new RunSession(input, deps);
     deps.guidance?.bind(session.journal);
     let agent: AgentInvocation | null = null;
+    const endLease = session.startLease(LEASE_RENEW_MS, LEASE_TTL_MS);
     try {
         const { workspace, memory } = await prepareRun(session);
         agent = createRootInvocation(session, workspace);
@@ -30,5 +32,6 @@ export async function runAgent(input: RunInput, deps: RunDependencies): Promise<
     } finally {
         deps.guidance?.close();
         unregisterLiveJournal(session.journal);
+        endLease();
     }
 }

@@ -4,7 +4,8 @@ import type { SkillsService } from '../contract/skills-service';
 import { ENGINE_VERSION } from '../contract/version';
 import { agentStatus, setAgentMode } from './agent-mode';
 import { checkEngineHealth } from './engine-status';
-import { activeRun, cancelActiveRun } from './run-controller';
+import { activeRun, cancelActiveRun, resumeRun } from './run-controller';
+import type { RunOutcome } from '../contract/run-input';
 
 /** The API other extensions and scripts use: `globalThis.TavernAgent`. Grows with the runtime. */
 export interface TavernAgentApi {
@@ -14,6 +15,8 @@ export interface TavernAgentApi {
     stop(): Promise<boolean>;
     setEnabled(enabled: boolean): Promise<AgentStatus>;
     health(): Promise<HealthReport>;
+    /** Continues an interrupted run of the open chat from its journal (refused, with a coded error, when it cannot). */
+    resume(runId: string): Promise<RunOutcome>;
     /** The user's skills (issue 11 §8): list, preview and import files, export a zip, delete. */
     readonly skills: TavernAgentSkillsApi;
 }
@@ -44,6 +47,11 @@ export function createPublicApi(skills: SkillsService): TavernAgentApi {
         },
         health: checkEngineHealth,
         stop: () => cancelActiveRun('Stopped through the API.'),
+        async resume(runId) {
+            const result = await resumeRun(runId);
+            if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code });
+            return result.value;
+        },
     };
 }
 

@@ -12,13 +12,18 @@ import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
 import { stContext } from './st-context';
-import { getEngine } from './worker-client';
+import { engineCrashed, getEngine } from './worker-client';
+import { createResumedCommit, findCommitted } from './find-committed';
+import { sameChat } from './snapshot';
 import type { GenerateInterceptor } from './interceptor';
 
 export interface ActiveRun {
     runId: string;
     state: string;
 }
+
+/** The panel's live feed, which a resume started from a command or the API reports to as well. */
+let defaultObserver: RunObserver | null = null;
 
 let active: { runId: string; state: string; controller: AbortController; target: CommitTarget } | null = null;
 
@@ -51,6 +56,7 @@ export async function guideActiveRun(text: string): Promise<Result<{ guidanceId:
  * then aborts SillyTavern's own generation so no second reply is made.
  */
 export function createRunTakeover(observer: RunObserver): GenerateInterceptor {
+    defaultObserver = observer;
     return async (_chat, _contextSize, abort, type) => {
         // Whatever happens below, SillyTavern's own generation must not run as well.
         try {
@@ -96,10 +102,11 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
                 observer.onEvents(events);
             },
         };
-        const result = await engine.startRun(input, proxy(bridge));
+        const result = await untilCrash(runId, engine.startRun(input, proxy(bridge)));
         outcome = result.ok
             ? result.value
             : { runId, state: 'failed', messageId: null, error: { code: result.error.code, message: result.error.message } };
+        if (!result.ok && result.error.code === 'run.chat_busy') globalThis.toastr?.warning(t`An agent is already working on this chat in another tab. Wait for it to end.`);
     } catch (error) {
         const code = error instanceof SnapshotError ? error.code : 'run.internal_error';
         const message = error instanceof Error ? error.message : String(error);
@@ -109,8 +116,101 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
         target.closed = true;
         active = null;
     }
-    if (outcome.state === 'failed' && outcome.error) {
+    if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy') {
         globalThis.toastr?.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
     }
     observer.onRunEnd(outcome);
+}
+
+/**
+ * Waits for the worker's answer, or for the worker to die (an uncaught error, or no heartbeat). On a death
+ * the run is marked interrupted by the next worker, so it can be resumed, and the caller ends at once (in
+ * the generate interceptor that stops SillyTavern's "generating" state).
+ */
+async function untilCrash(runId: string, work: Promise<Result<RunOutcome>>): Promise<Result<RunOutcome>> {
+    const crashed = engineCrashed().then((reason) => fail('host.engine_crashed', reason) as Result<RunOutcome>);
+    const result = await Promise.race([work, crashed]);
+    if (!result.ok && result.error.code === 'host.engine_crashed') {
+        globalThis.toastr?.warning(t`The agent's worker stopped. The run is interrupted: resume it from the panel or with /agent resume.`);
+        try {
+            await (await getEngine()).interruptRun(runId);
+        } catch {
+            // The next worker's start marks it anyway (no lock, no lease).
+        }
+        return fail('run.interrupted', result.error.message);
+    }
+    return result;
+}
+
+/** The open chat's newest interrupted run, if any. */
+export async function newestInterruptedRun(): Promise<string | null> {
+    let chatKey: string;
+    try {
+        chatKey = currentIdentity().integrity;
+    } catch {
+        return null;
+    }
+    const runs = await (await getEngine()).listRuns(chatKey);
+    if (!runs.ok) return null;
+    const interrupted = runs.value.filter((run) => run.state === 'interrupted').sort((a, b) => b.createdAt - a.createdAt);
+    return interrupted[0]?.runId ?? null;
+}
+
+/**
+ * Continues an interrupted run (issue 13 §1), refused with a reason when another run is going, the chat is
+ * not open, or it moved on past what the run saw (a message edited, deleted or added that is not the run's
+ * own reply). The run's commits look its message up by marker first, so nothing lands twice.
+ */
+export async function resumeRun(runId: string, observer: RunObserver | null = defaultObserver): Promise<Result<RunOutcome>> {
+    if (!observer) return fail('run.not_prepared', 'Tavern Agent has not started yet.');
+    if (active) return fail('run.already_running', 'An agent run is already in progress.');
+    const engine = await getEngine();
+    const ticket = await engine.prepareResume(runId, storedProfiles());
+    if (!ticket.ok) return ticket;
+    const { profile, chat, prefix, generationType } = ticket.value;
+    let identity;
+    try {
+        identity = currentIdentity();
+    } catch {
+        return fail('run.chat_moved', 'Open the chat this run belongs to first.');
+    }
+    if (!sameChat(identity, chat)) return fail('run.chat_moved', 'Open the chat this run belongs to first.');
+    const messages = stContext().chat;
+    const own = findCommitted(runId);
+    const changed = prefix.some((message) => messages[message.index]?.mes !== message.text);
+    // A swipe run's target is the message after its prefix: it may hold the run's reply, or the old swipe.
+    const extra = messages.slice(prefix.length).filter((_, offset) => prefix.length + offset !== own && !(generationType === 'swipe' && offset === 0));
+    if (changed || extra.length > 0) {
+        return fail('run.chat_moved', 'The chat has changed since this run started (a message was added, edited or deleted), so it cannot be resumed. Start a new run instead.');
+    }
+    const controller = new AbortController();
+    const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false };
+    active = { runId, state: 'running', controller, target };
+    observer.onRunStart(runId, generationType);
+    let outcome: RunOutcome;
+    try {
+        const route = routeModel(profile);
+        const models = createModelRequests(route, controller.signal);
+        const bridge: HostBridge = {
+            requestModel: models.requestModel,
+            abortModelRequest: models.abortModelRequest,
+            commit: createResumedCommit(target, ticket.value.messageId),
+            attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
+            onEvents: (events) => {
+                const last = [...events].reverse().find((event) => event.type === 'run-state');
+                if (active && last) active.state = (last.payload as { to: string }).to;
+                observer.onEvents(events);
+            },
+        };
+        const result = await untilCrash(runId, engine.resumeRun(runId, proxy(bridge)));
+        outcome = result.ok ? result.value : { runId, state: 'failed', messageId: target.messageId, error: { code: result.error.code, message: result.error.message } };
+    } catch (error) {
+        outcome = { runId, state: 'failed', messageId: target.messageId, error: { code: 'run.internal_error', message: error instanceof Error ? error.message : String(error) } };
+    } finally {
+        target.closed = true;
+        active = null;
+    }
+    if (outcome.state === 'failed' && outcome.error) globalThis.toastr?.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
+    observer.onRunEnd(outcome);
+    return { ok: true, value: outcome };
 }

@@ -1,14 +1,15 @@
 import { agentStatus, currentChatAgentState, setAgentMode, setChatProfile } from './agent-mode';
 import { storedProfiles } from './profile-store';
-import { getEngine } from './worker-client';
-import { activeRun, cancelActiveRun, guideActiveRun } from './run-controller';
+import { engineStarted, getEngine } from './worker-client';
+import { activeRun, cancelActiveRun, guideActiveRun, newestInterruptedRun, resumeRun } from './run-controller';
+import { remoteRun } from './live-view';
 import { stContext } from './st-context';
 import { t } from '../i18n/t';
 import { formatVisibleSkills, runSkills } from './skills/run-skills';
 import { runsAlone } from './slash-alone';
 import type { AgentStatus } from '../contract/agent-mode';
 
-const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide'] as const;
+const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide', 'resume'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
@@ -23,17 +24,47 @@ async function runAgentCommand(argument: string): Promise<string> {
         globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop or profile.`);
         return '';
     }
-    if (word === 'status') return JSON.stringify(agentStatus(activeRun()));
+    if (word === 'status') return JSON.stringify(agentStatus(activeRun() ?? remoteRun() ?? (await interruptedStatus())));
     if (word === 'stop') return String(await cancelActiveRun('Stopped with /agent stop.'));
     if (word === 'profile') return chooseProfile(rest.join(' '));
     if (word === 'skills') return visibleSkills();
     if (word === 'guide') return guide(argument.trim().slice(first.length));
+    if (word === 'resume') return resumeCommand(rest.join(' ').trim());
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
         return '';
     }
     return JSON.stringify(agentStatus());
+}
+
+/** The chat's newest interrupted run, so /agent status shows what /agent resume would continue. */
+async function interruptedStatus(): Promise<{ runId: string; state: string } | null> {
+    if (!engineStarted()) return null;
+    try {
+        const runId = await newestInterruptedRun();
+        return runId ? { runId, state: 'interrupted' } : null;
+    } catch {
+        return null;
+    }
+}
+
+/**
+ * `/agent resume [runId]`: continues the chat's newest interrupted run (or the one named). Answers the run's
+ * outcome as JSON, or an empty string with a toast saying why it was refused.
+ */
+async function resumeCommand(runId: string): Promise<string> {
+    const id = runId || (await newestInterruptedRun());
+    if (!id) {
+        globalThis.toastr?.info(t`This chat has no interrupted agent run to resume.`);
+        return '';
+    }
+    const result = await resumeRun(id);
+    if (!result.ok) {
+        globalThis.toastr?.warning(`${result.error.message} (${result.error.code})`, t`Not resumed`);
+        return '';
+    }
+    return JSON.stringify(result.value);
 }
 
 /** `/agent profile` names the chat's profile; `/agent profile <id>` sets it, if such a usable profile exists. */

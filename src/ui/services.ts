@@ -1,6 +1,7 @@
 import type { ConnectionProfile } from '../contract/connection-profile';
 import type { ConnectionProtocol } from '../contract/text-protocol/source';
 import type { Result } from '../contract/result';
+import type { RunOutcome } from '../contract/run-input';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
 import type { LoreAcceptRequest, LoreDecision } from '../contract/lore';
@@ -55,6 +56,8 @@ export interface PanelServices {
         replyPlace(runId: string, messageId: number | null): ReplyPlace;
         /** Replaces the run's reply (still shown) with a checkpoint's text, through the commit path. */
         replaceReply(runId: string, seq: number): Promise<Result<{ messageId: number }>>;
+        /** Continues an interrupted run from its journal (refused with a reason when the chat moved on). */
+        resume?(runId: string): Promise<Result<RunOutcome>>;
         /** Sets the open chat's agent profile (chatStatus follows when it is saved). */
         setProfile(profileId: string): Promise<void>;
     };

@@ -2,7 +2,7 @@ import { RECORD_VERSION, type WorkspaceFile } from '../contract/records';
 import type { FileStore, JournalWriter } from './journal-writer';
 import { makeCheckpoint } from './checkpoints';
 import { ReadState } from './read-state';
-import { rootOf, type RootPolicy } from './roots';
+import { isHiddenPath, rootOf, type RootPolicy } from './roots';
 
 export interface FileEntry {
     content: string;
@@ -48,6 +48,18 @@ export class Workspace {
         for (const [path, content] of Object.entries(files)) {
             this.files.set(path, { content, version: 0 });
             await this.store(path, content, 0);
+        }
+    }
+
+    /**
+     * A resumed run's files as its journal left them (each stored with the event that wrote it), and its
+     * checkpoint numbering, without writing or journaling anything.
+     */
+    restore(files: ReadonlyArray<{ path: string; content: string; version: number }>, checkpoints: ReadonlyArray<{ seq: number; path: string }>): void {
+        for (const file of files) if (!isHiddenPath(file.path)) this.files.set(file.path, { content: file.content, version: file.version });
+        for (const checkpoint of checkpoints) {
+            this.checkpoints.perPath.set(checkpoint.path, (this.checkpoints.perPath.get(checkpoint.path) ?? 0) + 1);
+            this.checkpoints.seq = Math.max(this.checkpoints.seq, checkpoint.seq + 1);
         }
     }
 

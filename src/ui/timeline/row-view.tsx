@@ -65,6 +65,8 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-flag-checkered', title: t`Finished`, detail: text('reason'), tone: 'ok' };
         case 'run-fail':
             return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${text('message')}`, tone: 'error' };
+        case 'run-resume':
+            return { icon: 'fa-play', title: t`Resumed`, detail: `${text('events')} ${t`journaled events kept`}`, tone: 'info' };
         case 'run-cancel':
             return { icon: 'fa-ban', title: t`Stopped`, detail: text('reason'), tone: 'error' };
         case 'checkpoint-restore':

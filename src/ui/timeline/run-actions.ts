@@ -154,3 +154,20 @@ export async function copyText(text: string): Promise<void> {
     }
     services().toast.info(t`Copied`);
 }
+
+/** Continues an interrupted run from its journal, in its own chat; a refusal says why. */
+export async function resumeInterruptedRun(summary: RunSummary): Promise<void> {
+    const chat = services().chat;
+    if (!chat.resume) return;
+    if (chatStatus.value.run || chat.generating()) {
+        warn(t`Wait until the current generation has ended.`);
+        return;
+    }
+    if (!isRunChatOpen(summary)) {
+        warn(t`Open the chat this run belongs to first.`);
+        return;
+    }
+    const result = await chat.resume(summary.runId);
+    if (!result.ok) warn(`${result.error.message} (${result.error.code})`, t`Not resumed`);
+    void refreshHistory();
+}

@@ -2,7 +2,7 @@ import { t } from '../../i18n/t';
 import { scopeLabel } from '../skills/skill-scope';
 import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
-import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, retryRun } from './run-actions';
+import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, resumeInterruptedRun, retryRun } from './run-actions';
 import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
 import { taskCountsText } from './task-status';
 import { useNow } from './use-now';
@@ -98,6 +98,11 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                 {ended && chatOpen ? (
                     <button type="button" class="menu_button tavern-agent__button" data-action="retry" onClick={() => void retryRun(summary)}>
                         <span class="fa-solid fa-rotate-right" aria-hidden="true" /> {t`Retry`}
+                    </button>
+                ) : null}
+                {summary.state === 'interrupted' && chatOpen ? (
+                    <button type="button" class="menu_button tavern-agent__button" data-action="resume" onClick={() => void resumeInterruptedRun(summary)}>
+                        <span class="fa-solid fa-play" aria-hidden="true" /> {t`Resume`}
                     </button>
                 ) : null}
                 {canCommitDraft ? (

@@ -73,16 +73,47 @@ export function startLive(runId: string, generationType: string, at: number): vo
     const model = new TimelineModel(runId);
     model.summary = { ...model.summary, state: 'preparing', generationType, startedAt: at };
     live = { model, source: 'live' };
+    liveBackfill = null;
     show(live);
 }
 
+/**
+ * A live run joined part-way (a resumed run, or another tab's run seen here) starts with its stored
+ * journal: later events wait for it, so rows stay in order.
+ */
+let liveBackfill: Promise<void> | null = null;
+
 export function appendLive(events: readonly JournalEvent[]): void {
     if (!live || events.length === 0) return;
-    live.model.apply(events);
-    if (viewedRun.value === live) bump();
+    const target = live;
+    const first = events[0]!.seq;
+    if (liveBackfill === null && target.model.summary.events === 0 && first > 0) {
+        liveBackfill = services()
+            .engine()
+            .then((engine) => engine.readEvents(target.model.runId, 0))
+            .then((stored) => {
+                if (stored.ok) target.model.apply(stored.value.filter((event) => event.seq < first));
+            })
+            .catch(() => undefined);
+    }
+    if (liveBackfill !== null) {
+        liveBackfill = liveBackfill.then(() => {
+            target.model.apply(events);
+            if (viewedRun.value === target) bump();
+        });
+        return;
+    }
+    target.model.apply(events);
+    if (viewedRun.value === target) bump();
 }
 
 export function endLive(outcome: RunOutcome): void {
+    if (liveBackfill !== null) {
+        const pending = liveBackfill;
+        liveBackfill = null;
+        void pending.then(() => endLive(outcome));
+        return;
+    }
     if (live && live.model.runId === outcome.runId) {
         live.model.applyOutcome(outcome, Date.now());
         if (viewedRun.value === live) bump();

@@ -18,6 +18,7 @@ const NOTE_TONES: Record<string, NoteTone> = {
     'memory-attach': 'ok',
     'checkpoint-restore': 'ok',
     'task-inject': 'info',
+    'run-resume': 'info',
 };
 
 export function emptySummary(runId: string): RunSummary {
@@ -212,6 +213,13 @@ export class TimelineModel {
             case 'run-fail': {
                 const p = payload as Payload<'run-fail'>;
                 s.error = { code: p.code, message: p.message };
+                this.note(event, payload);
+                break;
+            }
+            case 'run-resume': {
+                // The interruption is over: the run goes on, its earlier failure note stays in the rows.
+                s.error = null;
+                s.endedAt = null;
                 this.note(event, payload);
                 break;
             }

@@ -1,0 +1,50 @@
+import { liveChannelName, type LiveMessage } from '../contract/live';
+import type { GenerationType } from '../contract/run-input';
+import type { RunObserver } from '../contract/run-observer';
+import { currentIdentity } from './snapshot';
+import { currentUserHandle } from './st-context';
+
+/** A run another tab is working on in the open chat, as this tab sees it (read-only). */
+let remote: { runId: string; state: string } | null = null;
+
+export function remoteRun(): { runId: string; state: string } | null {
+    return remote;
+}
+
+function openChatKey(): string | null {
+    try {
+        return currentIdentity().integrity;
+    } catch {
+        return null;
+    }
+}
+
+/**
+ * Shows runs of other tabs live, read-only (issue 13 §2): the tab running an agent publishes its events on
+ * a BroadcastChannel; here the open chat's are fed to the same timeline as a local run. `isLocal` tells this
+ * tab's own runs apart (their events already arrive through the worker).
+ */
+export async function watchOtherTabs(observer: RunObserver, isLocal: (runId: string) => boolean, onChange: () => void): Promise<void> {
+    if (typeof BroadcastChannel !== 'function') return;
+    const channel = new BroadcastChannel(liveChannelName(await currentUserHandle()));
+    channel.addEventListener('message', (event: MessageEvent<LiveMessage>) => {
+        const message = event.data;
+        if (!message || message.chatKey !== openChatKey()) return;
+        if (message.kind === 'events') {
+            const runId = message.events[0]?.runId;
+            if (!runId || isLocal(runId)) return;
+            if (remote?.runId !== runId) {
+                const created = message.events.find((e) => e.type === 'run-create')?.payload as { generationType?: string } | undefined;
+                remote = { runId, state: 'running' };
+                observer.onRunStart(runId, (created?.generationType ?? 'normal') as GenerationType);
+            }
+            const last = [...message.events].reverse().find((e) => e.type === 'run-state');
+            if (last) remote.state = (last.payload as { to: string }).to;
+            observer.onEvents(message.events);
+            onChange();
+        } else if (message.kind === 'end' && remote?.runId === message.outcome.runId) {
+            remote = null;
+            observer.onRunEnd(message.outcome);
+        }
+    });
+}

@@ -1,0 +1,109 @@
+// Resume (issue 13 §1): a run cut off at every event boundary, then resumed from its journal, ends with
+// exactly one reply in the chat holding the whole text; confirmed tool calls and commits never run twice.
+// Run: node --import tsx --test tests/unit/resume.test.ts
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { planResume } from '../../src/engine/resume';
+import { suitesPerStorageKind } from '../fixtures/storage-kinds';
+import { cutAndResume, referenceRun, RELIABILITY_RUN_ID, SCRIPTED_TOOL_CALLS } from '../fixtures/reliability';
+import type { JournalEvent } from '../../src/contract/records';
+
+const { describe, newStorage } = suitesPerStorageKind();
+
+const payloads = (events: JournalEvent[], type: string) => events.filter((e) => e.type === type).map((e) => e.payload as Record<string, unknown>);
+
+describe('resume', () => {
+    it('the reference run (no cut) completes with one reply', async () => {
+        const ref = await referenceRun(newStorage());
+        assert.equal(ref.outcome.state, 'completed', JSON.stringify(ref.outcome.error));
+        assert.ok(SCRIPTED_TOOL_CALLS >= 30);
+        assert.equal(ref.chat.length, 2);
+        assert.equal(ref.chat[1]!.mes, ref.main);
+        assert.match(ref.main ?? '', /^Once upon a time w1 w2 .* w12\.$/);
+    });
+
+    it('cut off at every event boundary and resumed: 0 duplicated replies, 0 lost, every run completed or cleanly refused', async () => {
+        const ref = await referenceRun(newStorage());
+        const total = ref.events.length;
+        const refusedCodes = new Set<string>();
+        for (let limit = 0; limit < total; limit += 1) {
+            const result = await cutAndResume(newStorage(), limit);
+            const where = `cut after ${limit} of ${total} events`;
+            if (result.ending === 'refused') {
+                // Only before the run's inputs were stored: nothing was ever committed then.
+                assert.equal(result.replies, 0, where);
+                refusedCodes.add(String(result.code));
+                continue;
+            }
+            assert.equal(result.ending, 'completed', `${where}: ${result.code}`);
+            assert.equal(result.replies, 1, `${where}: duplicated or lost reply`);
+            assert.equal(result.replyText, ref.chat[1]!.mes, `${where}: the reply's text`);
+            assert.equal(result.main, ref.main, `${where}: output/main.md`);
+            // Each of the model's tool calls has exactly one journaled result: none replayed, none dropped.
+            const starts = new Map(payloads(result.events, 'tool-call-start').map((p) => [p.callId, p.providerCallId]));
+            const answered = [...payloads(result.events, 'tool-call-complete'), ...payloads(result.events, 'tool-call-fail')].map((p) => starts.get(p.callId));
+            assert.equal(answered.length, new Set(answered).size, `${where}: a tool call answered twice`);
+            assert.equal(answered.length, SCRIPTED_TOOL_CALLS, `${where}: tool calls answered`);
+            // One model response per round, and the journal stays gapless.
+            const rounds = payloads(result.events, 'model-response').map((p) => p.round);
+            assert.equal(rounds.length, new Set(rounds).size, `${where}: a round answered twice`);
+            assert.deepEqual(result.events.map((e) => e.seq), result.events.map((_, i) => i), `${where}: journal numbering`);
+            assert.ok(result.events.some((e) => e.type === 'run-resume'), where);
+        }
+        // Cut before its record or inputs were stored: there is no run to resume, and nothing was written.
+        assert.deepEqual([...refusedCodes].filter((code) => code !== 'run.inputs_missing' && code !== 'run.not_found'), []);
+    });
+
+    it('refuses a run that is not interrupted, and one whose inputs are gone', async () => {
+        const storage = newStorage();
+        await referenceRun(storage);
+        const completed = await planResume(storage, RELIABILITY_RUN_ID);
+        assert.equal(!completed.ok && completed.error.code, 'run.not_resumable');
+        const run = (await storage.getRun(RELIABILITY_RUN_ID))!;
+        await storage.putRun({ ...run, state: 'interrupted' });
+        await storage.putFile({ v: 1, runId: RELIABILITY_RUN_ID, path: 'input/run.json', content: '{', version: 0, updatedAt: 0 });
+        const gone = await planResume(storage, RELIABILITY_RUN_ID);
+        assert.equal(!gone.ok && gone.error.code, 'run.inputs_missing');
+        const missing = await planResume(storage, 'no-such-run');
+        assert.equal(!missing.ok && missing.error.code, 'run.not_found');
+    });
+});
+
+describe('one writer per chat', () => {
+    it('a run whose lease is fresh (a tab without Web Locks is working on it) is never marked interrupted; a stale one is', async () => {
+        const { markInterruptedRuns, LEASE_TTL_MS } = await import('../../src/engine/interrupted');
+        const storage = newStorage();
+        await referenceRun(storage);
+        const run = (await storage.getRun(RELIABILITY_RUN_ID))!;
+        const events = (await storage.listEvents(RELIABILITY_RUN_ID)).length;
+        const now = 1_000_000;
+        await storage.putRun({ ...run, state: 'running', lease: { owner: 'engine-other-tab', until: now + LEASE_TTL_MS } });
+        assert.equal(await markInterruptedRuns(storage, () => false, () => now), 0);
+        assert.equal((await storage.getRun(RELIABILITY_RUN_ID))!.state, 'running');
+        assert.equal((await storage.listEvents(RELIABILITY_RUN_ID)).length, events, "no event takes the live run's journal numbers");
+        // The lease ran out: that tab is gone.
+        assert.equal(await markInterruptedRuns(storage, () => false, () => now + LEASE_TTL_MS + 1), 1);
+        const cut = (await storage.getRun(RELIABILITY_RUN_ID))!;
+        assert.equal(cut.state, 'interrupted');
+        assert.equal(cut.lease, undefined);
+    });
+
+    it('a run keeps its lease fresh while it works', async () => {
+        const { runAgent } = await import('../../src/engine/run');
+        const { reliabilityInput } = await import('../fixtures/reliability');
+        const storage = newStorage();
+        const leases: Array<{ owner: string; until: number } | undefined> = [];
+        const watching = { ...storage, async putRun(record: Parameters<typeof storage.putRun>[0]) { leases.push(record.lease); return storage.putRun(record); } };
+        const outcome = await runAgent(reliabilityInput(), {
+            storage: watching,
+            host: { requestModel: async () => ({ ok: false, status: 500, message: 'no model', aborted: false }), commit: async () => ({ ok: false, error: { code: 'host.commit_failed', message: 'x', detail: null } }) as never, onEvents() {} },
+            tools: [],
+            sink: () => undefined,
+            signal: new AbortController().signal,
+            leaseOwner: 'engine-this-tab',
+            now: () => 5_000,
+        });
+        assert.equal(outcome.state, 'failed');
+        assert.ok(leases.some((lease) => lease?.owner === 'engine-this-tab' && lease.until > 5_000), 'the record carries the lease');
+    });
+});
