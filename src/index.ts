@@ -9,6 +9,7 @@ import { confirmAction, toasts } from './host/popup';
 import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
+import { createRunApi } from './host/run-api';
 import { hostSkills } from './host/skills/host-skills';
 import { watchSkillOffers } from './host/skills/offer-watch';
 import { skillOwners } from './host/skill-owners';
@@ -36,7 +37,7 @@ const liveFeed = createLiveFeed(() => refreshChatStatus());
 
 // The interceptor must exist as soon as the module runs: SillyTavern looks it up by name on every Generate.
 (globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(createRunTakeover(liveFeed));
-globalThis.TavernAgent = createPublicApi(hostSkills);
+globalThis.TavernAgent = createPublicApi(hostSkills, liveFeed);
 
 /** The host's state of the open chat (and of the run going on) is the truth; the panel's signal mirrors it. */
 function refreshChatStatus(): void {
@@ -84,7 +85,7 @@ function start(): void {
     if (started) return;
     started = true;
     const context = stContext();
-    registerSlashCommands();
+    registerSlashCommands(createRunApi(liveFeed));
     onAgentModeChange(refreshChatStatus);
     onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);

@@ -158,7 +158,8 @@ export function builtInProfile(id: string): Profile | undefined {
 
 /** Whether a canonical tool name matches a profile pattern ("*", "workspace.*" or an exact name). */
 export function matchesToolPattern(name: string, pattern: string): boolean {
-    if (pattern === '*') return true;
+    // Other extensions' tools are offered only when named (`ext.*` or `ext.<name>`): "*" does not reach them.
+    if (pattern === '*') return !name.startsWith('ext.');
     if (pattern.endsWith('.*')) return name.startsWith(pattern.slice(0, -1));
     return name === pattern;
 }

@@ -66,6 +66,12 @@ export const RunInputSchema = z.object({
     skills: z.array(RunSkillSchema),
     /** Names of installed skills this profile may not see (`skill.not_visible` instead of `skill.not_found`). */
     hiddenSkills: z.array(z.string()),
+    /**
+     * A run started by a script (`TavernAgent.run`, `/agent run`): its prompt reaches the model as the last
+     * user message; a background one writes only scratch/ and summaries/ and never commits. Absent for a
+     * run SillyTavern's Send, Regenerate or Swipe started.
+     */
+    script: z.object({ prompt: z.string().min(1), background: z.boolean() }).optional(),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

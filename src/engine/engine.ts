@@ -12,6 +12,7 @@ import type { Profile } from '../contract/profile';
 import { releaseProxy, type Remote } from 'comlink';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
+import { scriptedProfile } from './script-run';
 import { runAgent } from './run';
 import { liveRunIds, markInterruptedRuns, withRunLock } from './interrupted';
 import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './run-archive';
@@ -63,7 +64,7 @@ export function createEngine(): EngineApi {
         const prepared = preparedRuns.get(parsed.data.runId);
         preparedRuns.delete(parsed.data.runId);
         if (!prepared) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
-        const input = { ...parsed.data, profile: prepared.profile };
+        const input = { ...parsed.data, profile: scriptedProfile(prepared.profile, parsed.data.script) };
         if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
         const controller = new AbortController();
         running.set(input.runId, controller);

@@ -5,6 +5,8 @@ import { ENGINE_VERSION } from '../contract/version';
 import { agentStatus, setAgentMode } from './agent-mode';
 import { checkEngineHealth } from './engine-status';
 import { activeRun, cancelActiveRun } from './run-controller';
+import type { RunObserver } from '../contract/run-observer';
+import { createRunApi, TavernAgentError, type PublicRunEvent, type PublicRunInfo, type RunOptions } from './run-api';
 
 /** The API other extensions and scripts use: `globalThis.TavernAgent`. Grows with the runtime. */
 export interface TavernAgentApi {
@@ -16,6 +18,18 @@ export interface TavernAgentApi {
     health(): Promise<HealthReport>;
     /** The user's skills (issue 11 §8): list, preview and import files, export a zip, delete. */
     readonly skills: TavernAgentSkillsApi;
+    /** Starts a run in the open chat (background unless `background: false`); resolves with its id at once. */
+    run(options: RunOptions): Promise<string>;
+    cancel(runId: string): Promise<boolean>;
+    /** Stored journal events from `fromSeq` (inclusive), at most `limit`. */
+    events(runId: string, options?: { fromSeq?: number; limit?: number }): Promise<PublicRunEvent[]>;
+    /** Replays from `fromSeq`, then live; each event once, in order. Returns the unsubscribe function. */
+    subscribe(runId: string, listener: (event: PublicRunEvent) => void, options?: { fromSeq?: number }): () => void;
+    files(runId: string): Promise<string[]>;
+    readFile(runId: string, path: string): Promise<string>;
+    runs(options?: { chatId?: string }): Promise<PublicRunInfo[]>;
+    /** Continues an interrupted run (issue 13); reports `run.resume_unavailable` until that lands. */
+    resume(runId: string): Promise<string>;
 }
 
 export type TavernAgentSkillsApi = Pick<SkillsService, 'list' | 'preview' | 'import' | 'export' | 'delete'>;
@@ -32,8 +46,19 @@ function skillsApi(service: SkillsService): TavernAgentSkillsApi {
     } satisfies TavernAgentSkillsApi);
 }
 
-export function createPublicApi(skills: SkillsService): TavernAgentApi {
+export function createPublicApi(skills: SkillsService, observer?: RunObserver): TavernAgentApi {
+    const runs = createRunApi(observer ?? { onRunStart() {}, onEvents() {}, onRunEnd() {} });
     return {
+        run: runs.run,
+        cancel: runs.cancel,
+        events: runs.events,
+        subscribe: runs.subscribe,
+        files: runs.files,
+        readFile: runs.readFile,
+        runs: runs.runs,
+        async resume() {
+            throw new TavernAgentError('run.resume_unavailable', 'Resuming a run is not available in this version.');
+        },
         skills: skillsApi(skills),
         version: ENGINE_VERSION,
         status: () => agentStatus(activeRun()),
