@@ -10,6 +10,8 @@ import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
 import { createRunApi } from './host/run-api';
+import { decideExtToolCall, onExtToolApprovals, registeredExtTools } from './host/ext-tools';
+import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
 import { hostSkills } from './host/skills/host-skills';
 import { watchSkillOffers } from './host/skills/offer-watch';
 import { skillOwners } from './host/skill-owners';
@@ -77,6 +79,7 @@ const panelServices: PanelServices = {
     toast: toasts,
     skills: hostSkills,
     skillOwners,
+    extTools: { registered: registeredExtTools, decide: decideExtToolCall },
 };
 
 let started = false;
@@ -90,6 +93,7 @@ function start(): void {
     onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
     watchSkillOffers(hostSkills);
+    onExtToolApprovals((pending) => (extToolApprovals.value = pending));
     mountPanel(
         {
             setAgentMode: (enabled) => void switchAgentMode(enabled),

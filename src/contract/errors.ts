@@ -43,6 +43,8 @@ export const RECOVERABLE_CODES = [
     'skill.invalid_range',
     'skill.mixed_range',
     'skill.read_budget_exhausted',
+    'tool.denied_by_user',
+    'tool.timeout',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 
@@ -111,6 +113,7 @@ export const WIRE_ERROR_CODES = [
     'skill.hash_mismatch',
     'skill.payload_invalid',
     'skill.payload_version',
+    'run.resume_unavailable',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

@@ -10,7 +10,7 @@ export const PROFILE_VERSION = 3;
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
     .string()
-    .regex(/^(\*|[a-z]+\.\*|[a-z]+\.[a-z_]+)$/, 'use a canonical tool name like "workspace.read_file", "workspace.*" or "*"');
+    .regex(/^(\*|[a-z]+\.\*|[a-z]+\.[a-z_]+|ext\.[A-Za-z0-9_-]+)$/, 'use a canonical tool name like "workspace.read_file", "workspace.*", "ext.<name>" or "*"');
 
 const RootSchema = z.enum(VISIBLE_ROOTS);
 
@@ -68,6 +68,8 @@ export const ProfileSchema = z
         }),
         maxToolReminders: z.number().int().min(0).max(10),
         systemPrompt: z.string().max(20_000),
+        /** Other extensions' tools (`ext.<name>`): ask the user before each call. Absent: never ask. */
+        extTools: z.object({ askBeforeCall: z.boolean() }).optional(),
     })
     .superRefine((profile, ctx) => {
         for (const root of profile.workspace.writableRoots) {

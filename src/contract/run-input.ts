@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { MemoryPayloadSchema } from './memory';
 import { ProfileSchema } from './profile';
 import { RunSkillSchema } from './skills';
+import { ExtToolSpecSchema } from './ext-tools';
 
 export const GenerationTypeSchema = z.enum(['normal', 'regenerate', 'swipe']);
 export type GenerationType = z.infer<typeof GenerationTypeSchema>;
@@ -72,6 +73,8 @@ export const RunInputSchema = z.object({
      * run SillyTavern's Send, Regenerate or Swipe started.
      */
     script: z.object({ prompt: z.string().min(1), background: z.boolean() }).optional(),
+    /** Tools other extensions registered with SillyTavern's ToolManager; offered as `ext.<name>` when the profile allows. */
+    extTools: z.array(ExtToolSpecSchema).optional(),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

@@ -13,6 +13,8 @@ import { releaseProxy, type Remote } from 'comlink';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
 import { scriptedProfile } from './script-run';
+import { extToolDefinitions } from '../tools/ext';
+import { extToolCaller } from './ext-tool-caller';
 import { runAgent } from './run';
 import { liveRunIds, markInterruptedRuns, withRunLock } from './interrupted';
 import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './run-archive';
@@ -73,7 +75,7 @@ export function createEngine(): EngineApi {
                 runAgent(input, {
                     storage: store,
                     host,
-                    tools: ALL_TOOLS,
+                    tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, input))],
                     sink: createEventPump((events) => void host.onEvents(events)),
                     signal: controller.signal,
                     profiles: prepared.profiles,

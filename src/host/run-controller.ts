@@ -14,6 +14,7 @@ import { stContext } from './st-context';
 import { getEngine } from './worker-client';
 import type { GenerateInterceptor } from './interceptor';
 import { publishRunEvents } from './run-events';
+import { callExtTool, dropExtToolApprovals, registeredExtTools } from './ext-tools';
 
 export interface ActiveRun {
     runId: string;
@@ -101,13 +102,15 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const profile = resolved.value;
         const route = routeModel(profile);
         const captured = await captureRunInput(runId, type, route.source, controller.signal, profile);
-        const input = options.script ? { ...captured, script: options.script } : captured;
+        const extTools = await registeredExtTools();
+        const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}) };
         const models = createModelRequests(route, controller.signal);
         const bridge: HostBridge = {
             requestModel: models.requestModel,
             abortModelRequest: models.abortModelRequest,
             commit: (request) => commitToChat(target, request),
             attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
+            callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
             onEvents: (events) => {
                 const last = [...events].reverse().find((event) => event.type === 'run-state');
                 if (active && active.runId === runId && last) active.state = (last.payload as { to: string }).to;
@@ -126,6 +129,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
     } finally {
         context.eventSource.removeListener(context.eventTypes.GENERATION_STOPPED!, onStop);
         target.closed = true;
+        dropExtToolApprovals(runId);
         if (active?.runId === runId) active = null;
     }
     if (outcome.state === 'failed' && outcome.error) {

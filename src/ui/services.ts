@@ -2,6 +2,7 @@ import type { ConnectionProfile } from '../contract/connection-profile';
 import type { Result } from '../contract/result';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
+import type { ExtToolSpec } from '../contract/ext-tools';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
@@ -65,6 +66,8 @@ export interface PanelServices {
     skills?: SkillsService;
     /** The open character and selected preset, as skill scopes the manager can target. */
     skillOwners?(): SkillOwners;
+    /** Other extensions' tools: what is registered now, and the user's answer to a call waiting for approval. */
+    extTools?: { registered(): Promise<ExtToolSpec[]>; decide(id: string, approved: boolean): void };
     toast: {
         info(message: string, title?: string): void;
         success(message: string, title?: string): void;

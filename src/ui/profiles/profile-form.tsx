@@ -8,6 +8,7 @@ import { delegationTargets, unknownCallerWarnings } from './delegation-check';
 import { CheckboxField, Checklist, Field, FieldErrors, inputId, invalidProps, NumberField, TextField } from './form-fields';
 import { errorsAt, unplacedErrors, type Draft } from './profile-draft';
 import { ToolFields } from './tool-fields';
+import { ExtToolFields } from './ext-tool-fields';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -130,6 +131,7 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
 
             <h5 class="tavern-agent__form-heading">{t`Tools`}</h5>
             <ToolFields profile={profile} tools={tools} errors={errors} edit={edit} />
+            <ExtToolFields profile={profile} edit={edit} />
             <div class="tavern-agent__field-row">
                 <NumberField path="tools.maxRounds" label={t`Max rounds`} value={profile.tools.maxRounds} errors={at('tools.maxRounds')} onValue={(v) => edit((p) => void (p.tools.maxRounds = v))} />
                 <NumberField path="tools.maxCallsPerRun" label={t`Max tool calls per run`} value={profile.tools.maxCallsPerRun} errors={at('tools.maxCallsPerRun')} onValue={(v) => edit((p) => void (p.tools.maxCallsPerRun = v))} />
