@@ -5,9 +5,13 @@ import { t } from '../i18n/t';
 import { requestModel, requestModelWithConnection } from './model-bridge';
 import { SnapshotError } from './snapshot';
 import { stContext } from './st-context';
+import type { ModelStreamDelta } from '../contract/model-stream';
+
+export type ModelStreamPartial = Omit<ModelStreamDelta, 'runId' | 'requestId' | 'round'>;
 
 export interface ModelRoute {
-    send(request: ModelRequest, signal: AbortSignal): Promise<ModelReply>;
+    /** `onPartial` hears a streamed call's progress (only the current connection streams). */
+    send(request: ModelRequest, signal: AbortSignal, onPartial?: (partial: ModelStreamPartial) => void): Promise<ModelReply>;
     /** The chat completion source responses come from, when it is not the current connection's. */
     source: string | null;
 }
@@ -30,5 +34,5 @@ export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): Mod
     if (stContext().mainApi !== 'openai') {
         throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion connection (tool calling). Switch the API, or turn Agent Mode off.`);
     }
-    return { send: (request, signal) => requestModel(request, signal), source: null };
+    return { send: (request, signal, onPartial) => requestModel(request, signal, onPartial), source: null };
 }

@@ -104,7 +104,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const captured = await captureRunInput(runId, type, route.source, controller.signal, profile);
         const extTools = await registeredExtTools();
         const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}) };
-        const models = createModelRequests(route, controller.signal);
+        const models = createModelRequests(route, controller.signal, (delta) => observer.onModelDelta?.(delta));
         const bridge: HostBridge = {
             requestModel: models.requestModel,
             abortModelRequest: models.abortModelRequest,

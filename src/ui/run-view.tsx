@@ -9,6 +9,7 @@ import { END_STATES, type TimelineRow } from './timeline/rows';
 import { liveRunId, viewError, viewedRun, viewRevision } from './timeline/run-store';
 import { VirtualList } from './timeline/virtual-list';
 import { ExtToolApprovals } from './ext-tools/ext-tool-approvals';
+import { StreamingTurns } from './timeline/streaming-turn';
 
 const rowKey = (row: TimelineRow) => row.key;
 
@@ -59,6 +60,7 @@ export function RunView() {
                         follow={isLive}
                     />
                 )}
+                {isLive ? <StreamingTurns runId={model.runId} /> : null}
                 <RunFiles summary={summary} canRestore={ctx.canRestore} revision={ended ? summary.events : summary.calls} />
             </div>
             <RemoteReplies />
