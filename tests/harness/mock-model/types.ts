@@ -16,6 +16,11 @@ export type MockTurn = {
   /** Wait this long before answering; abortable (a client disconnect stops the wait and records `aborted: true`). */
   delayMs?: number;
   usage?: { input: number; output: number };
+  /**
+   * Streaming only: after this many SSE events, hold the rest until `releaseStreams()` (or the client goes
+   * away), so a test can look at a half-streamed answer without racing the clock.
+   */
+  streamHoldAfter?: number;
 };
 
 export type Dialect = 'openai' | 'claude' | 'gemini';
@@ -65,6 +70,8 @@ export interface MockModel {
    * (is sent, aborted, and logged); rejects after `timeoutMs` naming `what`.
    */
   waitUntil(condition: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** Lets every held stream (see MockTurn.streamHoldAfter) go on to its end. */
+  releaseStreams(): void;
   /** Clears queue, routes, records, responder. */
   reset(): void;
   close(): Promise<void>;
