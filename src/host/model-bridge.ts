@@ -76,15 +76,22 @@ const NOT_STREAMED = new Set(['cohere', 'ai21']);
  * goes to `onPartial` (at most once per chunk read), and the result is the provider's non-streamed shape.
  * An abort rejects the read, as a non-streamed fetch would.
  */
-async function readStream(response: Response, source: string, onPartial: ((partial: ReturnType<StreamAccumulator['partial']>) => void) | undefined): Promise<{ body: unknown; events: number; error: string | null }> {
+async function readStream(
+    response: Response,
+    source: string,
+    onPartial: ((partial: ReturnType<StreamAccumulator['partial']>) => void) | undefined,
+): Promise<{ body: unknown; events: number; error: string | null; text: string }> {
     const accumulator = createStreamAccumulator(source);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     let count = 0;
     let error: string | null = null;
+    /** The first of the text, for a response that turns out not to be SSE. */
+    let text = '';
     for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        if (count === 0 && text.length < 1_000_000) text += value;
         const parsed = parseSse(buffer + value);
         buffer = parsed.rest;
         for (const event of parsed.events) {
@@ -103,7 +110,7 @@ async function readStream(response: Response, source: string, onPartial: ((parti
         if (message !== null) error = message;
         else accumulator.push(event);
     }
-    return { body: accumulator.result(), events: count, error };
+    return { body: accumulator.result(), events: count, error, text };
 }
 
 /**
@@ -141,12 +148,22 @@ export async function requestModel(
             body: JSON.stringify(data),
             signal,
         });
-        if (streaming && response.ok && response.body && (response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        // SillyTavern pipes the provider's stream without its content type: a 200 that is not JSON is the stream.
+        if (streaming && response.ok && response.body && !(response.headers.get('content-type') ?? '').includes('application/json')) {
             const streamed = await readStream(response, source, onPartial);
             const durationMs = Math.round(performance.now() - started);
             if (streamed.error !== null) return { ok: false, status: null, message: streamed.error, aborted: false };
-            if (streamed.events === 0) return { ok: false, status: response.status, message: 'The stream ended without any data.', aborted: false };
-            return { ok: true, raw: streamed.body, durationMs };
+            if (streamed.events > 0) return { ok: true, raw: streamed.body, durationMs };
+            // No SSE at all: a provider that answered in one piece after all.
+            let whole: unknown = null;
+            try {
+                whole = JSON.parse(streamed.text);
+            } catch {
+                whole = null;
+            }
+            const message = errorMessage(whole);
+            if (whole === null || message !== null) return { ok: false, status: response.status, message: message ?? (streamed.text.slice(0, 200) || 'The stream ended without any data.'), aborted: false };
+            return { ok: true, raw: whole, durationMs };
         }
         const text = await response.text();
         let body: unknown = null;
