@@ -21,6 +21,7 @@ export function createLiveFeed(onChange: () => void): RunObserver {
             if (frame) cancelAnimationFrame(frame);
             frame = 0;
             pending = [];
+            clearModelDeltas();
             startLive(runId, generationType, Date.now());
             onChange();
         },

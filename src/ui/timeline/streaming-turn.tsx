@@ -6,28 +6,47 @@ import { t } from '../../i18n/t';
 /** Streamed model calls still in flight, by request id (`root:3`, `task-1:2`): transient, never journaled. */
 export const streamingTurns = signal<ReadonlyMap<string, ModelStreamDelta>>(new Map());
 
-export function showModelDelta(delta: ModelStreamDelta): void {
+/** Requests whose response is journaled: a late delta of theirs must not bring the partial turn back. */
+const settled = new Set<string>();
+/** Deltas waiting for the next frame: a fast stream redraws once per frame, not once per piece. */
+let waiting = new Map<string, ModelStreamDelta>();
+let frame = 0;
+
+function flush(): void {
+    frame = 0;
+    const batch = waiting;
+    waiting = new Map();
     const next = new Map(streamingTurns.value);
-    next.set(delta.requestId, delta);
+    for (const [key, delta] of batch) if (!settled.has(key)) next.set(delta.requestId, delta);
     streamingTurns.value = next;
+}
+
+export function showModelDelta(delta: ModelStreamDelta): void {
+    waiting.set(`${delta.runId}|${delta.requestId}`, delta);
+    if (!frame) frame = requestAnimationFrame(flush);
 }
 
 /** The journaled response replaces its stream: drop the partial turns these events complete. */
 export function settleModelDeltas(events: readonly JournalEvent[]): void {
-    if (streamingTurns.value.size === 0) return;
     const done = events
         .filter((event) => event.type === 'model-response')
         .map((event) => {
             const payload = event.payload as { round: number; taskId?: string };
-            return `${payload.taskId ?? 'root'}:${payload.round}`;
+            const requestId = `${payload.taskId ?? 'root'}:${payload.round}`;
+            settled.add(`${event.runId}|${requestId}`);
+            return requestId;
         });
-    if (done.length === 0) return;
+    if (done.length === 0 || streamingTurns.value.size === 0) return;
     const next = new Map(streamingTurns.value);
     for (const key of done) next.delete(key);
     streamingTurns.value = next;
 }
 
 export function clearModelDeltas(): void {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+    waiting = new Map();
+    settled.clear();
     if (streamingTurns.value.size > 0) streamingTurns.value = new Map();
 }
 
