@@ -24,6 +24,8 @@ function openAiAccumulator(): StreamAccumulator {
     let finishReason: unknown = null;
     let usage: unknown;
     const calls: Array<{ id: string; name: string; args: string }> = [];
+    /** OpenRouter's encrypted reasoning (thought signatures), sent back with the calls they belong to. */
+    const reasoningDetails: unknown[] = [];
     return {
         push(chunk) {
             if (!isObject(chunk)) return;
@@ -34,6 +36,7 @@ function openAiAccumulator(): StreamAccumulator {
             const delta = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : {};
             content += str(delta.content);
             reasoning += str(delta.reasoning_content) || str(delta.reasoning);
+            if (Array.isArray(delta.reasoning_details)) reasoningDetails.push(...delta.reasoning_details);
             for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
                 if (!isObject(call)) continue;
                 const index = typeof call.index === 'number' ? call.index : calls.length;
@@ -50,6 +53,7 @@ function openAiAccumulator(): StreamAccumulator {
             const message: Json = { role: 'assistant', content: content || (toolCalls.length ? null : '') };
             if (reasoning) message.reasoning_content = reasoning;
             if (toolCalls.length) message.tool_calls = toolCalls;
+            if (reasoningDetails.length) message.reasoning_details = reasoningDetails;
             return { object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finishReason }], ...(usage ? { usage } : {}) };
         },
     };

@@ -62,6 +62,16 @@ const withExt = (id: string, ask: boolean): Profile => ({
 const finish = calls(call('workspace_write_file', { path: 'output/main.md', content: 'Done.' }), call('workspace_commit', {}), call('workspace_finish', {}));
 const weatherCalls = () => page.evaluate(() => (globalThis as Record<string, unknown>).weatherCalls as Array<{ city: string }>);
 
+test('the profile editor lists the registered tools that shouldRegister offers', async () => {
+    await page.click('#tavern_agent_profiles > summary');
+    const fields = page.locator('[data-testid="ext-tool-fields"]');
+    await fields.locator('[data-ext-tool="GetWeather"]').waitFor();
+    assert.equal(await fields.locator('[data-ext-tool="HiddenTool"]').count(), 0);
+    assert.equal(await fields.locator('[data-ext-tool="GetWeather"] input').isChecked(), false, 'not allowed by default');
+    assert.equal(await fields.locator('[data-testid="ext-tool-ask"]').isChecked(), false);
+    await page.context().close();
+});
+
 test('an extension tool is not offered by default', async () => {
     session.mock.enqueue(finish);
     await sendMessage(page, 'Hello.');
