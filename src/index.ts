@@ -12,6 +12,9 @@ import { confirmAction, toasts } from './host/popup';
 import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
+import { createRunApi } from './host/run-api';
+import { decideExtToolCall, onExtToolApprovals, registeredExtTools } from './host/ext-tools';
+import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
 import { hostSkills } from './host/skills/host-skills';
 import { watchSkillOffers } from './host/skills/offer-watch';
 import { skillOwners } from './host/skill-owners';
@@ -41,7 +44,7 @@ const liveFeed = createLiveFeed(() => refreshChatStatus());
 
 // The interceptor must exist as soon as the module runs: SillyTavern looks it up by name on every Generate.
 (globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(createRunTakeover(liveFeed));
-globalThis.TavernAgent = createPublicApi(hostSkills);
+globalThis.TavernAgent = createPublicApi(hostSkills, liveFeed);
 
 /** The host's state of the open chat (and of the run going on) is the truth; the panel's signal mirrors it. */
 function refreshChatStatus(): void {
@@ -86,6 +89,7 @@ const panelServices: PanelServices = {
     skillOwners,
     guide: guideActiveRun,
     lore: { accept: acceptLoreProposal, discard: discardLoreProposal },
+    extTools: { registered: registeredExtTools, decide: decideExtToolCall },
 };
 
 let started = false;
@@ -94,7 +98,7 @@ function start(): void {
     if (started) return;
     started = true;
     const context = stContext();
-    registerSlashCommands();
+    registerSlashCommands(createRunApi(liveFeed));
     onAgentModeChange(refreshChatStatus);
     onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
@@ -102,6 +106,7 @@ function start(): void {
     // Other tabs' runs of the open chat, live and read-only; a dead worker's run shows as interrupted.
     void watchOtherTabs(liveFeed, (runId) => activeRun()?.runId === runId, refreshChatStatus).catch(() => undefined);
     onEngineCrash(() => refreshChatStatus());
+    onExtToolApprovals((pending) => (extToolApprovals.value = pending));
     mountPanel(
         {
             setAgentMode: (enabled) => void switchAgentMode(enabled),

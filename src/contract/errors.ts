@@ -47,6 +47,8 @@ export const RECOVERABLE_CODES = [
     /** The user edited the run's message since its last commit: their text is kept, the commit not made. */
     'workspace.commit_conflict',
     'tool.interrupted',
+    'tool.denied_by_user',
+    'tool.timeout',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 

@@ -10,7 +10,7 @@ export const PROFILE_VERSION = 3;
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
     .string()
-    .regex(/^(\*|[a-z]+\.\*|[a-z]+\.[a-z_]+)$/, 'use a canonical tool name like "workspace.read_file", "workspace.*" or "*"');
+    .regex(/^(\*|[a-z]+\.\*|[a-z]+\.[a-z_]+|ext\.[A-Za-z0-9_-]+)$/, 'use a canonical tool name like "workspace.read_file", "workspace.*", "ext.<name>" or "*"');
 
 const RootSchema = z.enum(VISIBLE_ROOTS);
 
@@ -79,6 +79,8 @@ export const ProfileSchema = z
          * before it existed load unchanged (no version bump).
          */
         lore: z.object({ editOtherBooks: z.boolean() }).default({ editOtherBooks: false }),
+        /** Other extensions' tools (`ext.<name>`): ask the user before each call. Absent: never ask. */
+        extTools: z.object({ askBeforeCall: z.boolean() }).optional(),
     })
     .superRefine((profile, ctx) => {
         for (const root of profile.workspace.writableRoots) {
@@ -172,7 +174,8 @@ export function builtInProfile(id: string): Profile | undefined {
 
 /** Whether a canonical tool name matches a profile pattern ("*", "workspace.*" or an exact name). */
 export function matchesToolPattern(name: string, pattern: string): boolean {
-    if (pattern === '*') return true;
+    // Other extensions' tools are offered only when named (`ext.*` or `ext.<name>`): "*" does not reach them.
+    if (pattern === '*') return !name.startsWith('ext.');
     if (pattern.endsWith('.*')) return name.startsWith(pattern.slice(0, -1));
     return name === pattern;
 }

@@ -3,6 +3,7 @@ import { RunLoreSchema } from './lore';
 import { MemoryPayloadSchema } from './memory';
 import { ProfileSchema } from './profile';
 import { RunSkillSchema } from './skills';
+import { ExtToolSpecSchema } from './ext-tools';
 
 export const GenerationTypeSchema = z.enum(['normal', 'regenerate', 'swipe']);
 export type GenerationType = z.infer<typeof GenerationTypeSchema>;
@@ -69,6 +70,14 @@ export const RunInputSchema = z.object({
     skills: z.array(RunSkillSchema),
     /** Names of installed skills this profile may not see (`skill.not_visible` instead of `skill.not_found`). */
     hiddenSkills: z.array(z.string()),
+    /**
+     * A run started by a script (`TavernAgent.run`, `/agent run`): its prompt reaches the model as the last
+     * user message; a background one writes only scratch/ and summaries/ and never commits. Absent for a
+     * run SillyTavern's Send, Regenerate or Swipe started.
+     */
+    script: z.object({ prompt: z.string().min(1), background: z.boolean() }).optional(),
+    /** Tools other extensions registered with SillyTavern's ToolManager; offered as `ext.<name>` when the profile allows. */
+    extTools: z.array(ExtToolSpecSchema).optional(),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

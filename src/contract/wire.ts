@@ -9,6 +9,7 @@ import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
 import type { LoreDecision } from './lore';
+import type { ExtToolCallReply, ExtToolCallRequest } from './ext-tools';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
@@ -57,6 +58,8 @@ export interface HostBridge {
     attachMemory?(request: { runId: string; memory: MemoryPayload }): Promise<Result<{ stored: boolean; bytes: number }>>;
     /** Journal events as they are stored, in order. */
     onEvents(events: JournalEvent[]): void;
+    /** Runs another extension's tool on the page (asking the user first when told to); test fakes may omit it. */
+    callExtTool?(request: ExtToolCallRequest): Promise<ExtToolCallReply>;
 }
 
 /** What the page needs to resume a run: where it belongs, what chat it saw, and its profile for routing. */

@@ -63,7 +63,7 @@ export class Dispatcher {
         if (!tools) {
             tools = this.visibleTools(wrapUp).map((tool) => ({
                 type: 'function',
-                function: { name: tool.alias, description: tool.description, parameters: toProviderSchema(tool.args) },
+                function: { name: tool.alias, description: tool.description, parameters: tool.parameters ?? toProviderSchema(tool.args) },
             }));
             this.wireToolsCache.set(wrapUp, tools);
         }

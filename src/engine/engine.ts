@@ -14,6 +14,9 @@ import { releaseProxy, type Remote } from 'comlink';
 import { ALL_TOOLS } from '../tools/registry';
 import { createEventPump } from './event-pump';
 import { GuidanceQueue } from './guidance-queue';
+import { scriptedProfile } from './script-run';
+import { extToolDefinitions } from '../tools/ext';
+import { extToolCaller } from './ext-tool-caller';
 import { runAgent } from './run';
 import { isCutOff, leaseHeld, liveRunIds, markInterruptedRuns, withChatWriter, withRunLock } from './interrupted';
 import { planResume, resumeAgent } from './resume';
@@ -79,13 +82,13 @@ export function createEngine(): EngineApi {
         const prepared = preparedRuns.get(parsed.data.runId);
         preparedRuns.delete(parsed.data.runId);
         if (!prepared) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
-        const input = { ...parsed.data, profile: prepared.profile };
+        const input = { ...parsed.data, profile: scriptedProfile(prepared.profile, parsed.data.script) };
         if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
         return asChatWriter(input.runId, input.chat.integrity, (signal, guidanceQueue) =>
             runAgent(input, {
                 storage: store,
                 host,
-                tools: ALL_TOOLS,
+                tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, input))],
                 sink: liveSink(host, input.chat.integrity),
                 signal,
                 guidance: guidanceQueue,
@@ -243,7 +246,7 @@ export function createEngine(): EngineApi {
                     return resumeAgent(fresh.value, {
                         storage: store,
                         host,
-                        tools: ALL_TOOLS,
+                        tools: [...ALL_TOOLS, ...extToolDefinitions(fresh.value.input.extTools ?? [], extToolCaller(host, fresh.value.input))],
                         sink: liveSink(host, fresh.value.input.chat.integrity),
                         signal,
                         guidance: guidanceQueue,

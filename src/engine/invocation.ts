@@ -9,6 +9,7 @@ import { Budget, WRAP_UP_TOOLS, type WrapUpReason } from './budget';
 import { applyContextSettings } from './context';
 import { Dispatcher } from './dispatch';
 import { agentInstructions } from './instructions';
+import { scriptInstructions } from './script-run';
 import type { RunSession } from './run-session';
 import { TaskBoard } from './task-board';
 
@@ -87,6 +88,11 @@ export function createRootInvocation(session: RunSession, workspace: Workspace):
         { role: 'system', content: agentInstructions(input, profile, dispatcher.visibleTools(false).map((t) => t.alias)) },
         ...applyContextSettings(input.prompt, profile.context, input.worldInfo.entries).map((m) => ({ role: m.role, content: m.content ?? '' })),
     ];
+    // A scripted run (TavernAgent.run, /agent run): its request is the last thing the model reads.
+    if (input.script) {
+        conversation[0]!.content += `\n\n${scriptInstructions(input.script)}`;
+        conversation.push({ role: 'user', content: input.script.prompt });
+    }
     return {
         session,
         profile,

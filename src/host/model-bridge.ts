@@ -1,6 +1,7 @@
 import type { ModelReply, ModelRequest } from '../contract/model';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
+import { createStreamAccumulator, parseSse, type StreamAccumulator } from './stream-accumulate';
 
 /** Post-processing modes that keep tool calls and tool turns intact (SILLYTAVERN-API.md §2). */
 const TOOL_SAFE_POST_PROCESSING: Record<string, string> = {
@@ -67,12 +68,63 @@ export async function requestModelWithConnection(request: ModelRequest, connecti
     }
 }
 
+/** Sources whose streamed events the accumulators read (Cohere and AI21 stream in shapes of their own). */
+const NOT_STREAMED = new Set(['cohere', 'ai21']);
+
+/**
+ * Reads a streamed response to its end: each SSE event goes into the accumulator, what has arrived so far
+ * goes to `onPartial` (at most once per chunk read), and the result is the provider's non-streamed shape.
+ * An abort rejects the read, as a non-streamed fetch would.
+ */
+async function readStream(
+    response: Response,
+    source: string,
+    onPartial: ((partial: ReturnType<StreamAccumulator['partial']>) => void) | undefined,
+): Promise<{ body: unknown; events: number; error: string | null; text: string }> {
+    const accumulator = createStreamAccumulator(source);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    let count = 0;
+    let error: string | null = null;
+    /** The first of the text, for a response that turns out not to be SSE. */
+    let text = '';
+    for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        if (count === 0 && text.length < 1_000_000) text += value;
+        const parsed = parseSse(buffer + value);
+        buffer = parsed.rest;
+        for (const event of parsed.events) {
+            count += 1;
+            // The backend reports an upstream failure inside the stream as an error object.
+            const message = errorMessage(event);
+            if (message !== null) error = message;
+            else accumulator.push(event);
+        }
+        if (parsed.events.length > 0 && onPartial) onPartial(accumulator.partial());
+    }
+    const tail = parseSse(`${buffer}\n\n`);
+    for (const event of tail.events) {
+        count += 1;
+        const message = errorMessage(event);
+        if (message !== null) error = message;
+        else accumulator.push(event);
+    }
+    return { body: accumulator.result(), events: count, error, text };
+}
+
 /**
  * Sends one agent model call with the user's current Chat Completion connection, through SillyTavern's
- * backend (API keys stay on the server). Non-streaming, OpenAI-format tools; the backend converts them for
- * Claude, Gemini and the rest, and returns each provider's own response shape, decoded in the worker.
+ * backend (API keys stay on the server). OpenAI-format tools; the backend converts them for Claude, Gemini
+ * and the rest, and returns each provider's own response shape, decoded in the worker. When the connection
+ * streams (SillyTavern's "Streaming" setting), so does the call: long calls stay clear of proxy time-outs,
+ * and `onPartial` sees the text, reasoning and tool arguments as they arrive.
  */
-export async function requestModel(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
+export async function requestModel(
+    request: ModelRequest,
+    signal: AbortSignal,
+    onPartial?: (partial: ReturnType<StreamAccumulator['partial']>) => void,
+): Promise<ModelReply> {
     const started = performance.now();
     try {
         const openai = await importOpenAiModule();
@@ -83,7 +135,9 @@ export async function requestModel(request: ModelRequest, signal: AbortSignal): 
             'quiet',
             request.messages,
         );
-        data.stream = false;
+        const source = String(settings.chat_completion_source ?? '');
+        const streaming = Boolean(settings.stream_openai) && !NOT_STREAMED.has(source);
+        data.stream = streaming;
         data.tools = request.tools;
         data.tool_choice = 'auto';
         data.custom_prompt_post_processing = TOOL_SAFE_POST_PROCESSING[String(data.custom_prompt_post_processing ?? '')] ?? '';
@@ -94,6 +148,23 @@ export async function requestModel(request: ModelRequest, signal: AbortSignal): 
             body: JSON.stringify(data),
             signal,
         });
+        // SillyTavern pipes the provider's stream without its content type: a 200 that is not JSON is the stream.
+        if (streaming && response.ok && response.body && !(response.headers.get('content-type') ?? '').includes('application/json')) {
+            const streamed = await readStream(response, source, onPartial);
+            const durationMs = Math.round(performance.now() - started);
+            if (streamed.error !== null) return { ok: false, status: null, message: streamed.error, aborted: false };
+            if (streamed.events > 0) return { ok: true, raw: streamed.body, durationMs };
+            // No SSE at all: a provider that answered in one piece after all.
+            let whole: unknown = null;
+            try {
+                whole = JSON.parse(streamed.text);
+            } catch {
+                whole = null;
+            }
+            const message = errorMessage(whole);
+            if (whole === null || message !== null) return { ok: false, status: response.status, message: message ?? (streamed.text.slice(0, 200) || 'The stream ended without any data.'), aborted: false };
+            return { ok: true, raw: whole, durationMs };
+        }
         const text = await response.text();
         let body: unknown = null;
         try {

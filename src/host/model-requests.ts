@@ -1,6 +1,7 @@
 import type { ModelReply, ModelRequest } from '../contract/model';
 import type { Profile } from '../contract/profile';
-import { routeModel, type ModelRoute } from './model-route';
+import { routeModel, type ModelRoute, type ModelStreamPartial } from './model-route';
+import type { ModelStreamDelta } from '../contract/model-stream';
 import { SnapshotError } from './snapshot';
 import { importOpenAiModule } from './st-internals';
 
@@ -9,7 +10,7 @@ import { importOpenAiModule } from './st-internals';
  * sub-agent may use another connection than the root agent), and each can be aborted on its own while
  * the run's Stop aborts them all.
  */
-export function createModelRequests(rootRoute: ModelRoute, runSignal: AbortSignal) {
+export function createModelRequests(rootRoute: ModelRoute, runSignal: AbortSignal, onDelta?: (delta: ModelStreamDelta) => void) {
     const inFlight = new Map<string, AbortController>();
     return {
         async requestModel(request: ModelRequest): Promise<ModelReply> {
@@ -28,7 +29,10 @@ export function createModelRequests(rootRoute: ModelRoute, runSignal: AbortSigna
             else runSignal.addEventListener('abort', onRunAbort, { once: true });
             inFlight.set(request.requestId, controller);
             try {
-                const reply = await route.send(request, controller.signal);
+                const onPartial = onDelta
+                    ? (partial: ModelStreamPartial) => onDelta({ runId: request.runId, requestId: request.requestId, round: request.round, ...partial })
+                    : undefined;
+                const reply = await route.send(request, controller.signal, onPartial);
                 if (!reply.ok || route === rootRoute) return reply;
                 // A sub-agent's response decodes by its own connection's source, not the run's.
                 const source = route.source ?? String((await importOpenAiModule()).oai_settings.chat_completion_source);

@@ -8,9 +8,13 @@ import { SnapshotError } from './snapshot';
 import { stContext } from './st-context';
 import { connectionApiOf, rawConnectionProfile } from './text-completion/text-connection';
 import { requestTextModel, requestTextModelWithConnection } from './text-completion/text-request';
+import type { ModelStreamDelta } from '../contract/model-stream';
+
+export type ModelStreamPartial = Omit<ModelStreamDelta, 'runId' | 'requestId' | 'round'>;
 
 export interface ModelRoute {
-    send(request: ModelRequest, signal: AbortSignal): Promise<ModelReply>;
+    /** `onPartial` hears a streamed call's progress (only the current connection streams). */
+    send(request: ModelRequest, signal: AbortSignal, onPartial?: (partial: ModelStreamPartial) => void): Promise<ModelReply>;
     /** The chat completion source responses come from, when it is not the current connection's. */
     source: string | null;
 }
@@ -42,5 +46,5 @@ export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): Mod
     if (mainApi !== 'openai') {
         throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion or Text Completion connection. Switch the API, or turn Agent Mode off.`);
     }
-    return { send: (request, signal) => requestModel(request, signal), source: null };
+    return { send: (request, signal, onPartial) => requestModel(request, signal, onPartial), source: null };
 }

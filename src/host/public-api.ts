@@ -6,6 +6,8 @@ import { agentStatus, setAgentMode } from './agent-mode';
 import { checkEngineHealth } from './engine-status';
 import { activeRun, cancelActiveRun, resumeRun } from './run-controller';
 import type { RunOutcome } from '../contract/run-input';
+import type { RunObserver } from '../contract/run-observer';
+import { createRunApi, TavernAgentError, type PublicRunEvent, type PublicRunInfo, type RunOptions } from './run-api';
 
 /** The API other extensions and scripts use: `globalThis.TavernAgent`. Grows with the runtime. */
 export interface TavernAgentApi {
@@ -19,6 +21,16 @@ export interface TavernAgentApi {
     resume(runId: string): Promise<RunOutcome>;
     /** The user's skills (issue 11 §8): list, preview and import files, export a zip, delete. */
     readonly skills: TavernAgentSkillsApi;
+    /** Starts a run in the open chat (background unless `background: false`); resolves with its id at once. */
+    run(options: RunOptions): Promise<string>;
+    cancel(runId: string): Promise<boolean>;
+    /** Stored journal events from `fromSeq` (inclusive), at most `limit`. */
+    events(runId: string, options?: { fromSeq?: number; limit?: number }): Promise<PublicRunEvent[]>;
+    /** Replays from `fromSeq`, then live; each event once, in order. Returns the unsubscribe function. */
+    subscribe(runId: string, listener: (event: PublicRunEvent) => void, options?: { fromSeq?: number }): () => void;
+    files(runId: string): Promise<string[]>;
+    readFile(runId: string, path: string): Promise<string>;
+    runs(options?: { chatId?: string }): Promise<PublicRunInfo[]>;
 }
 
 export type TavernAgentSkillsApi = Pick<SkillsService, 'list' | 'preview' | 'import' | 'export' | 'delete'>;
@@ -35,8 +47,16 @@ function skillsApi(service: SkillsService): TavernAgentSkillsApi {
     } satisfies TavernAgentSkillsApi);
 }
 
-export function createPublicApi(skills: SkillsService): TavernAgentApi {
+export function createPublicApi(skills: SkillsService, observer?: RunObserver): TavernAgentApi {
+    const runs = createRunApi(observer ?? { onRunStart() {}, onEvents() {}, onRunEnd() {} });
     return {
+        run: runs.run,
+        cancel: runs.cancel,
+        events: runs.events,
+        subscribe: runs.subscribe,
+        files: runs.files,
+        readFile: runs.readFile,
+        runs: runs.runs,
         skills: skillsApi(skills),
         version: ENGINE_VERSION,
         status: () => agentStatus(activeRun()),
@@ -49,7 +69,7 @@ export function createPublicApi(skills: SkillsService): TavernAgentApi {
         stop: () => cancelActiveRun('Stopped through the API.'),
         async resume(runId) {
             const result = await resumeRun(runId);
-            if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code });
+            if (!result.ok) throw new TavernAgentError(result.error.code, result.error.message);
             return result.value;
         },
     };

@@ -16,6 +16,8 @@ import { engineCrashed, getEngine } from './worker-client';
 import { createResumedCommit, findCommitted } from './find-committed';
 import { sameChat } from './snapshot';
 import type { GenerateInterceptor } from './interceptor';
+import { publishRunEvents } from './run-events';
+import { callExtTool, dropExtToolApprovals, registeredExtTools } from './ext-tools';
 
 export interface ActiveRun {
     runId: string;
@@ -64,42 +66,71 @@ export function createRunTakeover(observer: RunObserver): GenerateInterceptor {
                 globalThis.toastr?.warning(t`An agent run is already in progress.`);
                 return;
             }
-            await runOnce(type as GenerationType, observer);
+            await launchRun({ type: type as GenerationType }, observer)?.outcome;
         } finally {
             abort(true);
         }
     };
 }
 
-async function runOnce(type: GenerationType, observer: RunObserver): Promise<void> {
+export interface LaunchOptions {
+    type: GenerationType;
+    /** The agent profile; the chat's own when absent. */
+    profileId?: string;
+    /** A run a script started (TavernAgent.run, /agent run): its prompt and whether it stays in the background. */
+    script?: { prompt: string; background: boolean };
+}
+
+export interface LaunchedRun {
+    runId: string;
+    /** Settles when the run has ended (never rejects). */
+    outcome: Promise<RunOutcome>;
+}
+
+/**
+ * Starts one run in the open chat, or returns null when one is already going on (one run at a time, so
+ * `/agent stop`, Stop and `status()` always mean the same run). The run id is known at once.
+ */
+export function launchRun(options: LaunchOptions, observer: RunObserver): LaunchedRun | null {
+    if (active) return null;
     const context = stContext();
     const runId = context.uuidv4();
     const controller = new AbortController();
-    const target: CommitTarget = { runId, identity: currentIdentity(), generationType: type, messageId: null, closed: false };
+    const target: CommitTarget = { runId, identity: currentIdentity(), generationType: options.type, messageId: null, closed: false };
     active = { runId, state: 'preparing', controller, target };
+    return { runId, outcome: driveRun(runId, options, controller, target, observer) };
+}
+
+async function driveRun(runId: string, options: LaunchOptions, controller: AbortController, target: CommitTarget, observer: RunObserver): Promise<RunOutcome> {
+    const context = stContext();
+    const type = options.type;
     const onStop = () => void cancelActiveRun('Stopped by the user.');
     context.eventSource.on(context.eventTypes.GENERATION_STOPPED!, onStop);
     observer.onRunStart(runId, type);
     let outcome: RunOutcome;
     try {
         const engine = await getEngine();
-        const profileId = currentChatAgentState().profileId;
+        const profileId = options.profileId ?? currentChatAgentState().profileId;
         const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
         // The worker builds its errors with fail(), which takes listed codes only.
         if (!resolved.ok) throw new SnapshotError(resolved.error.code as ErrorCode, resolved.error.message);
         const profile = resolved.value;
         const route = routeModel(profile);
-        const input = await captureRunInput(runId, type, route.source, controller.signal, profile);
-        const models = createModelRequests(route, controller.signal);
+        const captured = await captureRunInput(runId, type, route.source, controller.signal, profile);
+        const extTools = await registeredExtTools();
+        const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}) };
+        const models = createModelRequests(route, controller.signal, (delta) => observer.onModelDelta?.(delta));
         const bridge: HostBridge = {
             requestModel: models.requestModel,
             abortModelRequest: models.abortModelRequest,
             commit: (request) => commitToChat(target, request),
             attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
+            callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
             onEvents: (events) => {
                 const last = [...events].reverse().find((event) => event.type === 'run-state');
-                if (active && last) active.state = (last.payload as { to: string }).to;
+                if (active && active.runId === runId && last) active.state = (last.payload as { to: string }).to;
                 observer.onEvents(events);
+                publishRunEvents(events);
             },
         };
         const result = await untilCrash(runId, engine.startRun(input, proxy(bridge)));
@@ -114,12 +145,14 @@ async function runOnce(type: GenerationType, observer: RunObserver): Promise<voi
     } finally {
         context.eventSource.removeListener(context.eventTypes.GENERATION_STOPPED!, onStop);
         target.closed = true;
-        active = null;
+        dropExtToolApprovals(runId);
+        if (active?.runId === runId) active = null;
     }
     if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy') {
         globalThis.toastr?.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
     }
     observer.onRunEnd(outcome);
+    return outcome;
 }
 
 /**

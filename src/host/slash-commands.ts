@@ -9,7 +9,13 @@ import { formatVisibleSkills, runSkills } from './skills/run-skills';
 import { runsAlone } from './slash-alone';
 import type { AgentStatus } from '../contract/agent-mode';
 
-const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide', 'resume'] as const;
+import type { RunApi } from './run-api';
+import { agentRunCommand } from './agent-run-command';
+
+/** The run API `/agent run` uses (set by registerSlashCommands). */
+let runApi: RunApi | null = null;
+
+const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide', 'resume', 'run'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
@@ -19,6 +25,7 @@ function isSubcommand(value: string): value is Subcommand {
 /** `/agent on|off|status`. Every answer is a string, so the commands compose in STscript pipes. */
 async function runAgentCommand(argument: string): Promise<string> {
     const [first = '', ...rest] = argument.trim().split(/\s+/);
+    if (first.toLowerCase() === 'run' && runApi) return agentRunCommand(runApi, argument.trim().slice(first.length).trim());
     const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {
         globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop or profile.`);
@@ -141,7 +148,8 @@ async function agentCommand(named: unknown, argument: string): Promise<string> {
     return answer;
 }
 
-export function registerSlashCommands(): void {
+export function registerSlashCommands(api?: RunApi): void {
+    runApi = api ?? null;
     const context = stContext();
     context.SlashCommandParser.addCommandObject(
         context.SlashCommand.fromProps({
@@ -151,7 +159,7 @@ export function registerSlashCommands(): void {
             helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat; <code>/agent skills</code> lists the skills a run in this chat would see.`,
             unnamedArgumentList: [
                 context.SlashCommandArgument.fromProps({
-                    description: 'on, off, status, stop, or profile <id>',
+                    description: 'on, off, status, stop, profile <id>, skills, or run <prompt>',
                     typeList: [context.ARGUMENT_TYPE.STRING],
                     isRequired: false,
                     defaultValue: 'status',

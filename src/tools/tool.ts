@@ -72,6 +72,8 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
     alias: string;
     description: string;
     args: Schema;
+    /** The provider schema, when it is not derived from `args` (another extension's tool brings its own JSON schema). */
+    parameters?: Record<string, unknown>;
     readOnly: boolean;
     execute(args: z.output<Schema>, context: ToolContext): Promise<ToolOutcome>;
 }

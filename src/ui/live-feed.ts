@@ -1,6 +1,7 @@
 import type { JournalEvent } from '../contract/records';
 import type { RunObserver } from '../contract/run-observer';
 import { appendLive, endLive, startLive } from './timeline/run-store';
+import { clearModelDeltas, settleModelDeltas, showModelDelta } from './timeline/streaming-turn';
 
 /**
  * Feeds the timeline from the run's pushed events (no polling). Events arriving within one frame are
@@ -20,14 +21,20 @@ export function createLiveFeed(onChange: () => void): RunObserver {
             if (frame) cancelAnimationFrame(frame);
             frame = 0;
             pending = [];
+            clearModelDeltas();
             startLive(runId, generationType, Date.now());
             onChange();
         },
         onEvents(events) {
+            settleModelDeltas(events);
             pending.push(...events);
             if (!frame) frame = requestAnimationFrame(flush);
         },
+        onModelDelta(delta) {
+            showModelDelta(delta);
+        },
         onRunEnd(outcome) {
+            clearModelDeltas();
             if (frame) cancelAnimationFrame(frame);
             flush();
             endLive(outcome);

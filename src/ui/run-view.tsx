@@ -9,6 +9,8 @@ import { RowView, type RowContext } from './timeline/row-view';
 import { END_STATES, type TimelineRow } from './timeline/rows';
 import { liveRunId, viewError, viewedRun, viewRevision } from './timeline/run-store';
 import { VirtualList } from './timeline/virtual-list';
+import { ExtToolApprovals } from './ext-tools/ext-tool-approvals';
+import { StreamingTurns } from './timeline/streaming-turn';
 
 const rowKey = (row: TimelineRow) => row.key;
 
@@ -45,6 +47,7 @@ export function RunView() {
             <div class="tavern-agent__run" data-run-id={model.runId} data-run-state={summary.state} data-source={viewed.source}>
                 <RunHeader summary={summary} source={viewed.source} />
                 {error ? <p class="tavern-agent__error">{error}</p> : null}
+                <ExtToolApprovals runId={model.runId} />
                 {model.rows.length === 0 ? (
                     <p class="tavern-agent__muted">{ended ? t`This run recorded no steps.` : t`Preparing the run…`}</p>
                 ) : (
@@ -59,6 +62,7 @@ export function RunView() {
                     />
                 )}
                 <LoreProposals runId={model.runId} chatKey={summary.chatKey} revision={summary.events} canDecide={viewed.source !== 'imported'} />
+                {isLive ? <StreamingTurns runId={model.runId} /> : null}
                 <RunFiles summary={summary} canRestore={ctx.canRestore} revision={ended ? summary.events : summary.calls} />
             </div>
             <RemoteReplies />

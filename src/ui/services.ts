@@ -6,6 +6,7 @@ import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
 import type { LoreAcceptRequest, LoreDecision } from '../contract/lore';
 import type { ReplyPlace } from '../contract/reply-place';
+import type { ExtToolSpec } from '../contract/ext-tools';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
@@ -84,6 +85,8 @@ export interface PanelServices {
         accept(request: LoreAcceptRequest): Promise<Result<LoreDecision>>;
         discard(runId: string, proposalId: string): Promise<Result<LoreDecision>>;
     };
+    /** Other extensions' tools: what is registered now, and the user's answer to a call waiting for approval. */
+    extTools?: { registered(): Promise<ExtToolSpec[]>; decide(id: string, approved: boolean): void };
     toast: {
         info(message: string, title?: string): void;
         success(message: string, title?: string): void;

@@ -95,6 +95,27 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
     return { text: `MOCK_REPLY#${n}: ${impl.lastUserText(rec.body).slice(0, 60)}` };
   }
 
+  const heldStreams = new Set<() => void>();
+
+  /** Resolves true on releaseStreams(), or false as soon as the client has gone away. */
+  function hold(res: http.ServerResponse, gone: () => boolean): Promise<boolean> {
+    if (gone()) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const release = () => {
+        heldStreams.delete(release);
+        res.off('close', onClose);
+        resolve(true);
+      };
+      const onClose = () => {
+        heldStreams.delete(release);
+        resolve(false);
+      };
+      heldStreams.add(release);
+      res.once('close', onClose);
+      notify();
+    });
+  }
+
   /** Resolves true after `ms`, or false as soon as the client has gone away. */
   function wait(ms: number, res: http.ServerResponse, gone: () => boolean): Promise<boolean> {
     if (gone()) return Promise.resolve(false);
@@ -179,7 +200,8 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
     const events = impl.streamEvents(turn, ctx);
     if (!cls.sse) return sendJson(res, 200, events.map((e) => e.data)); // Gemini streamGenerateContent without alt=sse
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    for (const e of events) {
+    for (const [i, e] of events.entries()) {
+      if (i === turn.streamHoldAfter && !(await hold(res, () => clientGone))) return; // recorded as aborted
       const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
       res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${data}${impl.sseEol}`);
     }
@@ -245,6 +267,7 @@ export async function startMockModel(opts: { port?: number; logFile?: string } =
       return generations();
     },
     waitUntil: (condition, what, timeoutMs = DEFAULT_WAIT_MS) => waitUntil(condition, timeoutMs, () => what),
+    releaseStreams: () => [...heldStreams].forEach((release) => release()),
     reset,
     close: () =>
       new Promise<void>((resolve) => {

@@ -11,6 +11,7 @@ import { ToolFields } from './tool-fields';
 import { CapabilityMatrix } from './capability-matrix';
 import { ProtocolNote } from './protocol-note';
 import { useState } from 'preact/hooks';
+import { ExtToolFields } from './ext-tool-fields';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -137,6 +138,7 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 errors={errors}
                 onPatterns={(next) => editLists({ toolsAllow: next.allow.join(', '), toolsDeny: next.deny.join(', ') })}
             />
+            <ExtToolFields profile={profile} edit={edit} />
             <div class="tavern-agent__field-row">
                 <NumberField path="tools.maxRounds" label={t`Max rounds`} hint={t`Model turns per run.`} value={profile.tools.maxRounds} errors={at('tools.maxRounds')} onValue={(v) => edit((p) => void (p.tools.maxRounds = v))} />
                 <NumberField path="tools.maxCallsPerRun" label={t`Max tool calls per run`} value={profile.tools.maxCallsPerRun} errors={at('tools.maxCallsPerRun')} onValue={(v) => edit((p) => void (p.tools.maxCallsPerRun = v))} />

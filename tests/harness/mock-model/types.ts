@@ -18,6 +18,11 @@ export type MockTurn = {
   /** Answer only once this settles (in-process scripts only): a test acts mid-run without racing a timer. */
   waitFor?: Promise<unknown>;
   usage?: { input: number; output: number };
+  /**
+   * Streaming only: after this many SSE events, hold the rest until `releaseStreams()` (or the client goes
+   * away), so a test can look at a half-streamed answer without racing the clock.
+   */
+  streamHoldAfter?: number;
 };
 
 export type Dialect = 'openai' | 'claude' | 'gemini';
@@ -67,6 +72,8 @@ export interface MockModel {
    * (is sent, aborted, and logged); rejects after `timeoutMs` naming `what`.
    */
   waitUntil(condition: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** Lets every held stream (see MockTurn.streamHoldAfter) go on to its end. */
+  releaseStreams(): void;
   /** Clears queue, routes, records, responder. */
   reset(): void;
   close(): Promise<void>;

@@ -1,0 +1,111 @@
+/**
+ * Tavern Agent's public API: `globalThis.TavernAgent`, for STscript, other extensions and the browser
+ * console (SPEC §9). Every method that can fail rejects with an Error whose message ends in its stable code,
+ * e.g. "An agent run is already in progress. (run.already_running)"; the code is also on `error.code`.
+ */
+
+export type TavernAgentRunState =
+    | 'created'
+    | 'preparing'
+    | 'running'
+    | 'awaiting_commit'
+    | 'finishing'
+    | 'completed'
+    | 'failed'
+    | 'cancelled'
+    | 'interrupted';
+
+export interface TavernAgentStatus {
+    /** Agent Mode for the open chat. */
+    enabled: boolean;
+    /** The open chat's file id (null on the welcome screen): what `runs({chatId})` takes. */
+    chatId: string | null;
+    profileId: string;
+    run: { runId: string; state: string } | null;
+}
+
+/** One journal event of a run. `type` is noun-then-verb: run-create, run-state, model-request, model-response, tool-call-start, tool-call-complete, tool-call-fail, file-write, commit, run-finish, run-fail, run-cancel, … */
+export interface TavernAgentEvent {
+    /** 0, 1, 2 … without gaps within a run. */
+    seq: number;
+    type: string;
+    /** Milliseconds since the epoch. */
+    at: number;
+    payload: unknown;
+}
+
+export interface TavernAgentRunInfo {
+    runId: string;
+    chatId: string;
+    state: TavernAgentRunState;
+    profileId: string;
+    createdAt: number;
+}
+
+/** How a resumed run ended. */
+export interface TavernAgentRunOutcome {
+    runId: string;
+    state: 'completed' | 'failed' | 'cancelled';
+    /** The chat message the run committed to, if any. */
+    messageId: number | null;
+    error: { code: string; message: string } | null;
+}
+
+export interface TavernAgentRunOptions {
+    /** What the agent is asked; it reaches the model as the last user message. */
+    prompt: string;
+    /** The agent profile; the chat's own when absent. */
+    profileId?: string;
+    /**
+     * true (the default): the run writes only scratch/ and summaries/, never commits, and leaves its answer
+     * in summaries/summary.md. false: a foreground run that commits its reply to the chat.
+     */
+    background?: boolean;
+}
+
+export type TavernAgentSkillScope = 'global' | { preset: string } | { profile: string } | { character: string };
+
+export interface TavernAgentSkillsApi {
+    list(): Promise<Array<{ name: string; description: string; scope: TavernAgentSkillScope; files: number }>>;
+    preview(files: File | Blob | Array<File | Blob>, options: { scope: TavernAgentSkillScope }): Promise<unknown[]>;
+    import(files: File | Blob | Array<File | Blob>, options: { scope: TavernAgentSkillScope; conflict?: 'replace' | 'skip' }): Promise<unknown>;
+    export(names: string[], options: { scope: TavernAgentSkillScope }): Promise<Blob>;
+    delete(name: string, options: { scope: TavernAgentSkillScope }): Promise<unknown>;
+}
+
+export interface TavernAgentApi {
+    readonly version: string;
+    status(): TavernAgentStatus;
+    /** Stops the running agent run, if any. */
+    stop(): Promise<boolean>;
+    setEnabled(enabled: boolean): Promise<TavernAgentStatus>;
+    health(): Promise<unknown>;
+    /** Starts a run in the open chat; resolves with its id as soon as it exists (one run at a time). */
+    run(options: TavernAgentRunOptions): Promise<string>;
+    /** Stops that run if it is the one going on; resolves false otherwise. */
+    cancel(runId: string): Promise<boolean>;
+    /** Stored events from `fromSeq` (inclusive, default 0), at most `limit`. */
+    events(runId: string, options?: { fromSeq?: number; limit?: number }): Promise<TavernAgentEvent[]>;
+    /**
+     * Calls `listener` with every event from `fromSeq` (default 0): the stored ones first, then the live ones
+     * as they happen; each event exactly once, in seq order, no gap. Returns the unsubscribe function.
+     */
+    subscribe(runId: string, listener: (event: TavernAgentEvent) => void, options?: { fromSeq?: number }): () => void;
+    /** The run's workspace paths: its files (output/, scratch/, summaries/ …), then its hidden stores. */
+    files(runId: string): Promise<string[]>;
+    readFile(runId: string, path: string): Promise<string>;
+    /** The runs of the open chat, oldest first (`chatId` defaults to the open chat's). */
+    runs(options?: { chatId?: string }): Promise<TavernAgentRunInfo[]>;
+    /**
+     * Continues an interrupted run of the open chat from its journal and resolves when it ends. Rejects with a
+     * code: `run.not_resumable` (not interrupted, or it delegated), `run.inputs_missing`, `run.chat_moved`,
+     * `run.chat_busy`.
+     */
+    resume(runId: string): Promise<TavernAgentRunOutcome>;
+    readonly skills: TavernAgentSkillsApi;
+}
+
+declare global {
+    // eslint-disable-next-line no-var
+    var TavernAgent: TavernAgentApi | undefined;
+}
