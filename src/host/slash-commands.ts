@@ -28,7 +28,7 @@ async function runAgentCommand(argument: string): Promise<string> {
     if (first.toLowerCase() === 'run' && runApi) return agentRunCommand(runApi, argument.trim().slice(first.length).trim());
     const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {
-        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop or profile.`);
+        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop, profile, skills, guide, resume or run.`);
         return '';
     }
     if (word === 'status') return JSON.stringify(agentStatus(activeRun() ?? remoteRun() ?? (await interruptedStatus())));
@@ -156,10 +156,10 @@ export function registerSlashCommands(api?: RunApi): void {
             name: 'agent',
             callback: (named, unnamed) => agentCommand(named, String(unnamed ?? '')),
             returns: 'JSON status of Agent Mode in this chat',
-            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat; <code>/agent skills</code> lists the skills a run in this chat would see.`,
+            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat; <code>/agent skills</code> lists the skills a run in this chat would see. <code>/agent guide &lt;text&gt;</code> steers the running agent at its next turn; <code>/agent resume</code> continues the chat's newest interrupted run; <code>/agent run &lt;prompt&gt;</code> runs a background agent and returns its summary.`,
             unnamedArgumentList: [
                 context.SlashCommandArgument.fromProps({
-                    description: 'on, off, status, stop, profile <id>, skills, or run <prompt>',
+                    description: 'on, off, status, stop, profile <id>, skills, guide <text>, resume [runId], or run <prompt>',
                     typeList: [context.ARGUMENT_TYPE.STRING],
                     isRequired: false,
                     defaultValue: 'status',
