@@ -23,6 +23,7 @@ export const RECOVERABLE_CODES = [
     'workspace.patch_no_change',
     'workspace.commit_required',
     'workspace.empty_artifact',
+    'workspace.file_too_large',
     'dice.invalid_formula',
     'agent.not_found',
     'agent.delegation_denied',

@@ -2,6 +2,7 @@ import type { IDBPDatabase } from 'idb';
 import { isZodJitless } from '../contract/zod-setup';
 import { fail, ok, describeError, type Result } from '../contract/result';
 import { ENGINE_VERSION } from '../contract/version';
+import { newId } from '../contract/new-id';
 import { HealthReportSchema, type EngineApi, type HealthReport, type HostBridge } from '../contract/wire';
 import type { RunOutcome, RunRequest } from '../contract/run-input';
 import { openTavernAgentDb, type TavernAgentDb } from '../store/db';
@@ -96,7 +97,8 @@ export function createEngine(): EngineApi {
                 skillCache = createIdbSkillCache(db);
                 openedFor = userHandle;
                 const alive = await liveRunIds();
-                await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId));
+                // Never a reason not to open: history and delete must stay reachable when storage is full.
+                await markInterruptedRuns(storage, (runId) => alive.has(runId) || running.has(runId)).catch(() => 0);
                 db.addEventListener('versionchange', () => {
                     db?.close();
                     db = null;
@@ -164,7 +166,7 @@ export function createEngine(): EngineApi {
         checkpointDiff: (runId, seq) => withStorage((s) => checkpointDiff(s, runId, seq)),
         restoreCheckpoint: (runId, seq) => withStorage((s) => restoreCheckpoint(s, runId, seq, running.has(runId))),
         exportRun: (runId) => withStorage((s) => exportRun(s, runId)),
-        importRun: (text) => withStorage((s) => importRun(s, text, `imported-${crypto.randomUUID()}`)),
+        importRun: (text) => withStorage((s) => importRun(s, text, `imported-${newId()}`)),
         deleteRun: (runId) =>
             withStorage(async (s) => {
                 if (running.has(runId)) return fail('run.running', 'Stop the run before deleting it.');

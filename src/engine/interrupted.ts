@@ -18,12 +18,18 @@ export async function markInterruptedRuns(
     let count = 0;
     for (const run of runs) {
         if (ENDED.has(run.state) || isAlive(run.runId)) continue;
-        const events = await storage.listEvents(run.runId);
-        const journal = new Journal(run.runId, storage, () => undefined, now, (events.at(-1)?.seq ?? -1) + 1);
-        await storage.putRun({ ...run, state: 'interrupted', error: { code: 'run.interrupted', message: 'The page was reloaded or closed while this run was working.' }, updatedAt: now() });
-        await journal.append('run-fail', { code: 'run.interrupted', message: 'The page was reloaded or closed while this run was working.', detail: null });
-        await journal.append('run-state', { from: run.state, to: 'interrupted' });
-        count += 1;
+        // One run that cannot be marked (storage full, a bad record) must not keep the engine from opening:
+        // history and delete stay reachable, and the next start tries again.
+        try {
+            const events = await storage.listEvents(run.runId);
+            const journal = new Journal(run.runId, storage, () => undefined, now, (events.at(-1)?.seq ?? -1) + 1);
+            await storage.putRun({ ...run, state: 'interrupted', error: { code: 'run.interrupted', message: 'The page was reloaded or closed while this run was working.' }, updatedAt: now() });
+            await journal.append('run-fail', { code: 'run.interrupted', message: 'The page was reloaded or closed while this run was working.', detail: null });
+            await journal.append('run-state', { from: run.state, to: 'interrupted' });
+            count += 1;
+        } catch {
+            // Left as stored.
+        }
     }
     return count;
 }

@@ -11,6 +11,7 @@ import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
 import { stContext } from './st-context';
+import { newId } from '../contract/new-id';
 import { getEngine } from './worker-client';
 import type { GenerateInterceptor } from './interceptor';
 
@@ -58,7 +59,7 @@ export function createRunTakeover(observer: RunObserver): GenerateInterceptor {
 
 async function runOnce(type: GenerationType, observer: RunObserver): Promise<void> {
     const context = stContext();
-    const runId = context.uuidv4();
+    const runId = newId();
     const controller = new AbortController();
     const target: CommitTarget = { runId, identity: currentIdentity(), generationType: type, messageId: null, closed: false };
     active = { runId, state: 'preparing', controller, target };

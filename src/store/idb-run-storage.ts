@@ -60,6 +60,14 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
                 for (const checkpoint of checkpoints) write(tx.objectStore('checkpoints').put(checkpoint));
             });
         },
+        async dropRunData(runId) {
+            const tx = db.transaction(['files', 'checkpoints'], 'readwrite');
+            await Promise.all([
+                tx.objectStore('files').delete(IDBKeyRange.bound([runId, ''], [runId, '\uffff'])),
+                tx.objectStore('checkpoints').delete(IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER])),
+                tx.done,
+            ]);
+        },
         async deleteRun(runId) {
             // One transaction: a run is deleted whole or not at all.
             const tx = db.transaction(['runs', 'events', 'files', 'checkpoints', 'persistStates'], 'readwrite');
