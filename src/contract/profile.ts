@@ -59,6 +59,12 @@ export const ProfileSchema = z
             /** Chat messages of history in the starting prompt: -1 all (as SillyTavern assembled), 0 none. */
             historyMessages: z.number().int().min(-1).max(100_000),
             includeWorldInfo: z.boolean(),
+            /**
+             * Whether the chat tools may read hidden (`is_system`) messages. Off unless the user opts in:
+             * hiding a message should keep it from the agent too. Optional (absent = off), not a new version,
+             * so every stored profile keeps loading unchanged.
+             */
+            includeHiddenMessages: z.boolean().optional(),
         }),
         workspace: z.object({
             /** Roots this agent may see (list, search, read); profiles narrow the workspace, never widen it. */
@@ -92,7 +98,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     tools: { allow: [], deny: [], maxRounds: 80, maxCallsPerRun: 80, maxCallsPerTool: {} },
     skills: { visible: ['*'], deny: [], maxReadCharsPerCall: 20_000, maxReadCharsPerRun: 80_000 },
     delegation: { canDelegate: false, callable: false, allowAsSubagent: false, allowedCallers: ['*'], maxDelegationsPerRun: 8, maxConcurrent: 3 },
-    context: { historyMessages: -1, includeWorldInfo: true },
+    context: { historyMessages: -1, includeWorldInfo: true, includeHiddenMessages: false },
     workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: [...VISIBLE_ROOTS] },
     maxToolReminders: 2,
     systemPrompt: '',
