@@ -7,6 +7,12 @@ import { VISIBLE_ROOTS } from './workspace-roots';
  */
 export const PROFILE_VERSION = 3;
 
+/**
+ * Ids no profile may take: profiles are stored as an object keyed by id, where these names are the
+ * object's own machinery (`__proto__` would replace its prototype).
+ */
+export const RESERVED_PROFILE_IDS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
     .string()
@@ -28,7 +34,10 @@ export type ModelBinding = z.infer<typeof ModelBindingSchema>;
 export const ProfileSchema = z
     .object({
         version: z.literal(PROFILE_VERSION),
-        id: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'use 1–64 lowercase letters, digits, "-" or "_"'),
+        id: z
+            .string()
+            .regex(/^[a-z0-9_-]{1,64}$/, 'use 1–64 lowercase letters, digits, "-" or "_"')
+            .refine((id) => !RESERVED_PROFILE_IDS.includes(id), 'this id is reserved; choose another'),
         displayName: z.string().trim().min(1, 'give the profile a name').max(80),
         description: z.string().max(2000),
         model: ModelBindingSchema,
