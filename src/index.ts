@@ -14,6 +14,7 @@ import { watchSkillOffers } from './host/skills/offer-watch';
 import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
 import { getEngine } from './host/worker-client';
+import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/storage-settings';
 import { t } from './i18n/t';
 import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-controller';
 import { createLiveFeed } from './ui/live-feed';
@@ -76,6 +77,7 @@ const panelServices: PanelServices = {
     toast: toasts,
     skills: hostSkills,
     skillOwners,
+    storage: { retention: retentionSettings, saveRetention: saveRetentionSettings, persist: requestPersistentStorage },
 };
 
 let started = false;

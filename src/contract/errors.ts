@@ -98,6 +98,7 @@ export const WIRE_ERROR_CODES = [
     'store.open_failed',
     'store.not_open',
     'store.read_failed',
+    'store.invalid_retention',
     'run.invalid_input',
     'run.already_running',
     'run.running',

@@ -30,6 +30,8 @@ export const RunRecordSchema = z.object({
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     createdAt: z.number(),
     updatedAt: z.number(),
+    /** Kept as a summary by retention: record and journal only, its files and checkpoints were dropped. */
+    summary: z.boolean().optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

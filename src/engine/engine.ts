@@ -20,6 +20,8 @@ import { exportProfiles, importProfiles, parseProfile } from '../contract/profil
 import { listProfiles, resolveProfile } from './profiles';
 import { createIdbSkillCache, type SkillCache } from '../store/skill-cache';
 import { createSkillApi, skillFileReader } from './skills-api';
+import { countRunsByChat, pruneRuns } from './retention';
+import { DEFAULT_RETENTION, PruneRequestSchema, RetentionPolicySchema, type RetentionPolicy } from '../contract/storage';
 
 /** A module worker cannot call importScripts; a classic worker can. */
 function runsInModuleWorker(): boolean {
@@ -39,6 +41,8 @@ export function createEngine(): EngineApi {
     let openedFor: string | null = null;
     let skillCache: SkillCache | null = null;
     const running = new Map<string, AbortController>();
+    /** The user's retention settings (the page sends them when it starts the engine and when they change). */
+    let retention: RetentionPolicy = DEFAULT_RETENTION;
     /** Profiles resolved by prepareRun (the run's own, and every valid one for delegation), waiting for their run. */
     const preparedRuns = new Map<string, { profile: Profile; profiles: Profile[] }>();
 
@@ -83,6 +87,9 @@ export function createEngine(): EngineApi {
             return ok(outcome);
         } finally {
             running.delete(input.runId);
+            // Storage stays bounded: after each run, its chat keeps only what the retention settings say
+            // (in the background: the run's outcome does not wait for it).
+            void pruneRuns(store, { action: 'retention', chatKeys: [input.chat.integrity], policy: retention }, (runId) => running.has(runId)).catch(() => undefined);
         }
     }
 
@@ -167,6 +174,20 @@ export function createEngine(): EngineApi {
         restoreCheckpoint: (runId, seq) => withStorage((s) => restoreCheckpoint(s, runId, seq, running.has(runId))),
         exportRun: (runId) => withStorage((s) => exportRun(s, runId)),
         importRun: (text) => withStorage((s) => importRun(s, text, `imported-${newId()}`)),
+        storageOverview: () => withStorage(async (s) => ok({ chats: await countRunsByChat(s) })),
+        async setRetention(raw) {
+            const parsed = RetentionPolicySchema.safeParse(raw);
+            if (!parsed.success) return fail('store.invalid_retention', 'These retention settings are not valid.', parsed.error.message);
+            retention = parsed.data;
+            return ok(retention);
+        },
+        pruneRuns: (raw) =>
+            withStorage(async (s) => {
+                const parsed = PruneRequestSchema.safeParse(raw);
+                if (!parsed.success) return fail('store.invalid_retention', 'This prune request is not valid.', parsed.error.message);
+                const alive = await liveRunIds();
+                return ok(await pruneRuns(s, parsed.data, (runId) => running.has(runId) || alive.has(runId)));
+            }),
         deleteRun: (runId) =>
             withStorage(async (s) => {
                 if (running.has(runId)) return fail('run.running', 'Stop the run before deleting it.');

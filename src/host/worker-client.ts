@@ -1,6 +1,7 @@
 import { wrap, type Remote } from 'comlink';
 import type { EngineApi } from '../contract/wire';
 import { currentUserHandle } from './st-context';
+import { requestPersistentStorage, retentionSettings } from './storage-settings';
 
 let engine: Promise<Remote<EngineApi>> | null = null;
 
@@ -24,5 +25,7 @@ async function startEngine(): Promise<Remote<EngineApi>> {
         worker.terminate();
         throw new Error(`${opened.error.message} (${opened.error.code}: ${opened.error.detail ?? ''})`);
     }
+    void remote.setRetention(retentionSettings());
+    void requestPersistentStorage();
     return remote;
 }

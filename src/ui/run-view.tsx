@@ -8,6 +8,7 @@ import { RowView, type RowContext } from './timeline/row-view';
 import { END_STATES, type TimelineRow } from './timeline/rows';
 import { liveRunId, viewError, viewedRun, viewRevision } from './timeline/run-store';
 import { VirtualList } from './timeline/virtual-list';
+import { ErrorBoundary } from './error-boundary';
 
 const rowKey = (row: TimelineRow) => row.key;
 
@@ -52,7 +53,11 @@ export function RunView() {
                         listKey={model.runId}
                         revision={revision}
                         itemKey={rowKey}
-                        renderItem={(row) => <RowView row={row} ctx={ctx} />}
+                        renderItem={(row) => (
+                            <ErrorBoundary label={t`this step`}>
+                                <RowView row={row} ctx={ctx} />
+                            </ErrorBoundary>
+                        )}
                         label={t`Run steps`}
                         follow={isLive}
                     />
