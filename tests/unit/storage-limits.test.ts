@@ -224,3 +224,14 @@ describe('profile imports and ids', () => {
         }
     });
 });
+
+describe('plain HTTP', () => {
+    it('the plain-JS SHA-256 gives the Web Crypto digest', async () => {
+        const { sha256Js } = await import('../../src/contract/sha256');
+        const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+        for (const size of [0, 1, 55, 56, 63, 64, 65, 1000, 100_003]) {
+            const bytes = new Uint8Array(size).map((_, i) => (i * 31 + size) & 0xff);
+            assert.equal(hex(sha256Js(bytes)), hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))), `size ${size}`);
+        }
+    });
+});
