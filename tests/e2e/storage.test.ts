@@ -1,16 +1,14 @@
-// Storage and imports end to end (issue 13 items 4–5): a run in a browser context with a tiny storage
-// quota fails with store.quota_exceeded, the engine starts again after a reload and earlier runs are
-// intact; crafted imports leave the panel usable; the Storage section counts and deletes a chat's runs.
+// Storage and imports end to end (issue 13 items 4–5): a run whose writes meet a storage quota fails
+// with store.quota_exceeded, the engine starts again after a reload and earlier runs are intact; crafted imports leave the panel usable; the Storage section counts and deletes a chat's runs.
 // Run: npm test -- tests/e2e/storage.test.ts
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { waitForSillyTavernReady } from '../harness/browser';
-import { call, calls, openAgentChat } from '../harness/agent';
-import { REPO_ROOT, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { openCharacter, waitForSillyTavernReady } from '../harness/browser';
+import { agentOn, call, calls, openAgentChat } from '../harness/agent';
+import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 const artifacts = path.join(REPO_ROOT, 'test-results');
 let session: TavernSession;
@@ -42,47 +40,75 @@ async function openHistory(page: Page): Promise<void> {
     if (!(await history.evaluate((el) => (el as HTMLDetailsElement).open))) await history.locator('summary').first().click();
 }
 
-test('a tiny storage quota fails the run with store.quota_exceeded; after a reload the engine starts and the earlier run is whole', async () => {
-    const page = await openAgentChat(session);
+/**
+ * A storage quota for the extension's worker: any record over QUOTA_RECORD_CHARS is refused with the
+ * browser's QuotaExceededError, as a full disk refuses it. (Chromium's CDP Storage.overrideQuotaForOrigin
+ * has no effect on this build — the estimate keeps its 10 GB quota and writes go through — so the quota is
+ * put in front of IndexedDB in the worker script instead.)
+ */
+const QUOTA_RECORD_CHARS = 1_000_000;
+const QUOTA_SHIM = `
+for (const method of ['put', 'add']) {
+    const original = IDBObjectStore.prototype[method];
+    IDBObjectStore.prototype[method] = function (value, ...rest) {
+        let size = 0;
+        try { size = JSON.stringify(value)?.length ?? 0; } catch {}
+        if (size > ${QUOTA_RECORD_CHARS}) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        return original.call(this, value, ...rest);
+    };
+}
+`;
+
+test('a storage quota fails the run with store.quota_exceeded; after a reload the engine starts and the earlier run is whole', async () => {
+    const { page } = await session.open();
+    await page.context().route('**/tavern-agent/dist/worker.js', async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, body: QUOTA_SHIM + (await response.text()) });
+    });
+    await waitForExtension(page);
+    await openCharacter(page);
+    await slash(page, '/newchat');
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
+    await agentOn(page);
+    await page.click('#tavern_agent_button .drawer-icon');
+    session.mock.reset();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    session.mock.enqueue(...replyRun('The first reply.'));
-    await send(page, 'Hello.');
-    await runEnded(page, 'completed');
+    try {
+        session.mock.enqueue(...replyRun('The first reply.'));
+        await send(page, 'Hello.');
+        await runEnded(page, 'completed');
 
-    // Room for a little more, not for a 1.5 MB draft.
-    const origin = new URL(page.url()).origin;
-    const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 400_000 });
-    // Random text: Chromium compresses what it stores, so a repeated letter would take almost no room.
-    const huge = randomBytes(1_100_000).toString('base64');
-    session.mock.enqueue({ ...calls(call('workspace_write_file', { path: 'scratch/huge.md', content: huge })) }, ...replyRun('Never sent.'));
-    await send(page, 'Write a lot.');
-    await runEnded(page, 'failed').catch(async (error: unknown) => {
-        const shown = await page.locator('.tavern-agent__run').first().getAttribute('data-run-state').catch(() => null);
-        throw new Error(`the run did not fail (shown: ${shown}): ${String(error)}`);
-    });
-    await page.locator('.tavern-agent__run [role="alert"] code', { hasText: 'store.quota_exceeded' }).waitFor();
+        session.mock.enqueue({ ...calls(call('workspace_write_file', { path: 'scratch/huge.md', content: 'x'.repeat(QUOTA_RECORD_CHARS + 10) })) }, ...replyRun('Never sent.'));
+        await send(page, 'Write a lot.');
+        await runEnded(page, 'failed').catch(async (error: unknown) => {
+            const shown = await page.locator('.tavern-agent__run').first().getAttribute('data-run-state').catch(() => null);
+            throw new Error(`the run did not fail (shown: ${shown}): ${String(error)}`);
+        });
+        await page.locator('.tavern-agent__run [role="alert"] code', { hasText: 'store.quota_exceeded' }).waitFor();
 
-    // The engine opens again with the storage still full, and history and delete are reachable.
-    await page.reload({ waitUntil: 'domcontentloaded' });
-    await waitForSillyTavernReady(page);
-    await waitForExtension(page);
-    if (!(await page.locator('.tavern-agent').count())) await page.click('#tavern_agent_button .drawer-icon');
-    await page.locator('[data-engine="ready"]').waitFor({ timeout: 60_000 });
-    await openHistory(page);
-    await page.locator('[data-history-run][data-state="completed"]').waitFor();
-    await page.locator('[data-history-run][data-state="failed"]').waitFor();
-    assert.equal(await page.locator('[data-history-run][data-state="running"]').count(), 0, 'no run is left running');
-    await page.locator('[data-history-run][data-state="completed"] .tavern-agent__history-open').click();
-    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor();
-    const lines = await page.evaluate(() => SillyTavern!.getContext().chat.map((message) => message.mes));
-    assert.ok(lines.includes('The first reply.'), 'the earlier reply is in the chat');
-    assert.ok(!lines.includes('Never sent.'));
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
-    assert.deepEqual(pageErrors, []);
-    await page.context().close();
+        // The engine opens again (the quota still in place), and history and delete are reachable.
+        await page.reload({ waitUntil: 'domcontentloaded' });
+        await waitForSillyTavernReady(page);
+        await waitForExtension(page);
+        // Back to the same chat (the character's newest).
+        await openCharacter(page);
+        await page.waitForFunction(() => SillyTavern!.getContext().chat.some((message) => message.mes === 'The first reply.'));
+        if (!(await page.locator('.tavern-agent').count())) await page.click('#tavern_agent_button .drawer-icon');
+        await page.locator('[data-engine="ready"]').waitFor({ timeout: 60_000 });
+        await openHistory(page);
+        await page.locator('[data-history-run][data-state="completed"]').waitFor();
+        await page.locator('[data-history-run][data-state="failed"]').waitFor();
+        assert.equal(await page.locator('[data-history-run][data-state="running"]').count(), 0, 'no run is left running');
+        await page.locator('[data-history-run][data-state="completed"] .tavern-agent__history-open').click();
+        await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor();
+        const lines = await page.evaluate(() => SillyTavern!.getContext().chat.map((message) => message.mes));
+        assert.ok(lines.includes('The first reply.'), 'the earlier reply is in the chat');
+        assert.ok(!lines.includes('Never sent.'));
+        assert.deepEqual(pageErrors, []);
+    } finally {
+        await page.context().close();
+    }
 });
 
 test('crafted imports are refused with a message and the panel stays usable; the Storage section counts and deletes runs', async () => {
