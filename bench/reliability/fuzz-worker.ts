@@ -43,7 +43,7 @@ function value(random: () => number, depth = 0): unknown {
 
 /** The keys the tool's zod object declares (zod 4: `.shape`), to aim most calls at real fields. */
 function keysOf(schema: unknown): string[] {
-    const shape = (schema as { shape?: Record<string, unknown> }).shape;
+    const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
     return shape ? Object.keys(shape) : [];
 }
 
@@ -72,7 +72,7 @@ export interface FuzzReport {
     durationMs: number;
 }
 
-async function fuzz(total: number, seed: number): Promise<FuzzReport> {
+export async function fuzz(total: number, seed: number, onProgress: (done: number) => void = () => undefined): Promise<FuzzReport> {
     const random = prng(seed);
     const db = await openTavernAgentDb(`fuzz-${seed}-${Date.now()}`);
     const storage = createIdbRunStorage(db);
@@ -96,6 +96,7 @@ async function fuzz(total: number, seed: number): Promise<FuzzReport> {
             dispatcher = new Dispatcher(ALL_TOOLS, profile, new Budget(profile.tools));
             context = { input: { ...input, runId }, workspace, run: controls, skills: noSkills(), signal: new AbortController().signal };
         }
+        if (i % 100 === 0) onProgress(i);
         const name = names[Math.floor(random() * names.length)]!;
         const tool = ALL_TOOLS.find((t) => t.alias === name || t.name === name);
         const call = { id: `c${i}`, name, argumentsText: argumentsText(random, keysOf(tool?.args)) };
@@ -124,6 +125,11 @@ async function fuzz(total: number, seed: number): Promise<FuzzReport> {
     return report;
 }
 
+
+// Only in the browser's worker (node imports this file to debug the fuzz itself).
+if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined') startWorker();
+
+function startWorker(): void {
 let uncaughtInWorker = 0;
 self.addEventListener('error', () => void (uncaughtInWorker += 1));
 self.addEventListener('unhandledrejection', () => void (uncaughtInWorker += 1));
@@ -133,3 +139,4 @@ self.onmessage = async (event: MessageEvent<{ total: number; seed: number }>) =>
     report.uncaught += uncaughtInWorker;
     self.postMessage(report);
 };
+}
