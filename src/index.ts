@@ -20,6 +20,7 @@ import { watchSkillOffers } from './host/skills/offer-watch';
 import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
 import { getEngine } from './host/worker-client';
+import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/storage-settings';
 import { t } from './i18n/t';
 import { activeRun, cancelActiveRun, createRunTakeover, guideActiveRun, resumeRun } from './host/run-controller';
 import { remoteRun, watchOtherTabs } from './host/live-view';
@@ -90,6 +91,7 @@ const panelServices: PanelServices = {
     guide: guideActiveRun,
     lore: { accept: acceptLoreProposal, discard: discardLoreProposal },
     extTools: { registered: registeredExtTools, decide: decideExtToolCall },
+    storage: { retention: retentionSettings, saveRetention: saveRetentionSettings, persist: requestPersistentStorage },
 };
 
 let started = false;

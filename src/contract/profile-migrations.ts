@@ -70,7 +70,11 @@ export type ImportResult =
  * Reads an export file (or a single profile object). All or nothing: one invalid profile rejects the
  * whole import, with every field error named, and nothing is changed.
  */
+/** The largest profile file accepted: far above any real set of profiles, far below a hang. */
+export const PROFILE_IMPORT_MAX_CHARS = 1024 * 1024;
+
 export function importProfiles(text: string): ImportResult {
+    if (text.length > PROFILE_IMPORT_MAX_CHARS) return { ok: false, errors: [{ profile: '', path: '', message: 'the file is too large (over 1 MiB)' }] };
     let data: unknown;
     try {
         data = JSON.parse(text);

@@ -7,6 +7,12 @@ import { VISIBLE_ROOTS } from './workspace-roots';
  */
 export const PROFILE_VERSION = 3;
 
+/**
+ * Ids no profile may take: profiles are stored as an object keyed by id, where these names are the
+ * object's own machinery (`__proto__` would replace its prototype).
+ */
+export const RESERVED_PROFILE_IDS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
     .string()
@@ -28,7 +34,10 @@ export type ModelBinding = z.infer<typeof ModelBindingSchema>;
 export const ProfileSchema = z
     .object({
         version: z.literal(PROFILE_VERSION),
-        id: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'use 1–64 lowercase letters, digits, "-" or "_"'),
+        id: z
+            .string()
+            .regex(/^[a-z0-9_-]{1,64}$/, 'use 1–64 lowercase letters, digits, "-" or "_"')
+            .refine((id) => !RESERVED_PROFILE_IDS.includes(id), 'this id is reserved; choose another'),
         displayName: z.string().trim().min(1, 'give the profile a name').max(80),
         description: z.string().max(2000),
         model: ModelBindingSchema,
@@ -59,6 +68,12 @@ export const ProfileSchema = z
             /** Chat messages of history in the starting prompt: -1 all (as SillyTavern assembled), 0 none. */
             historyMessages: z.number().int().min(-1).max(100_000),
             includeWorldInfo: z.boolean(),
+            /**
+             * Whether the chat tools may read hidden (`is_system`) messages. Off unless the user opts in:
+             * hiding a message should keep it from the agent too. Optional (absent = off), not a new version,
+             * so every stored profile keeps loading unchanged.
+             */
+            includeHiddenMessages: z.boolean().optional(),
         }),
         workspace: z.object({
             /** Roots this agent may see (list, search, read); profiles narrow the workspace, never widen it. */
@@ -105,7 +120,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     tools: { allow: [], deny: [], maxRounds: 80, maxCallsPerRun: 80, maxCallsPerTool: {} },
     skills: { visible: ['*'], deny: [], maxReadCharsPerCall: 20_000, maxReadCharsPerRun: 80_000 },
     delegation: { canDelegate: false, callable: false, allowAsSubagent: false, allowedCallers: ['*'], maxDelegationsPerRun: 8, maxConcurrent: 3 },
-    context: { historyMessages: -1, includeWorldInfo: true },
+    context: { historyMessages: -1, includeWorldInfo: true, includeHiddenMessages: false },
     workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: [...VISIBLE_ROOTS] },
     maxToolReminders: 2,
     textProtocol: { grammar: true },

@@ -35,6 +35,8 @@ export const RunRecordSchema = z.object({
      * while it works: another tab treats the run as alive until `until`, and never marks it interrupted.
      */
     lease: z.object({ owner: z.string(), until: z.number() }).optional(),
+    /** Kept as a summary by retention: record and journal only, its files and checkpoints were dropped. */
+    summary: z.boolean().optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

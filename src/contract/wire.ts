@@ -10,6 +10,7 @@ import type { FieldError, ImportResult, ProfileParse } from './profile-migration
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
 import type { LoreDecision } from './lore';
 import type { ExtToolCallReply, ExtToolCallRequest } from './ext-tools';
+import type { ChatRunCount, PruneReport, PruneRequest, RetentionPolicy } from './storage';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
@@ -129,6 +130,12 @@ export interface EngineApi {
     /** Stores an export read-only for viewing, under a new run id (chat key "imported"). */
     importRun(text: string): Promise<Result<{ runId: string; events: number }>>;
     deleteRun(runId: string): Promise<Result<null>>;
+    /** Runs stored per chat (runs of deleted chats included), for the storage section. */
+    storageOverview(): Promise<Result<{ chats: ChatRunCount[] }>>;
+    /** The retention applied after every run (the page sends the user's settings). */
+    setRetention(policy: RetentionPolicy): Promise<Result<RetentionPolicy>>;
+    /** Applies the retention now, or deletes every run, of some chats or all; live runs are never touched. */
+    pruneRuns(request: PruneRequest): Promise<Result<PruneReport>>;
     readEvents(runId: string, fromSeq: number): Promise<Result<JournalEvent[]>>;
     /** Zips, SKILL.md files or a picked folder's files → one entry per skill (parsed, checked, hashed; not stored). */
     parseSkills(sources: SkillSource[]): Promise<ParsedSkill[]>;

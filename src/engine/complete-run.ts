@@ -71,7 +71,7 @@ export async function failRun(session: RunSession, error: unknown): Promise<RunO
     const from = record.state;
     record.error = { code: failure.code, message: failure.message };
     record.state = cancelled ? 'cancelled' : 'failed';
-    await session.saveRecord().catch(() => undefined);
+    await saveEndState(session, failure);
     try {
         if (cancelled) await journal.append('run-cancel', { reason: failure.message });
         else await journal.append('run-fail', { code: failure.code, message: failure.message, detail: failure.detail ?? null });
@@ -80,4 +80,23 @@ export async function failRun(session: RunSession, error: unknown): Promise<RunO
         // Storage itself failed: the outcome below still tells the host what happened.
     }
     return { runId: session.input.runId, state: record.state, messageId: record.messageId, error: record.error };
+}
+
+/**
+ * Storage full: the failed run's own drafts (files, checkpoints) are dropped to make room for its end state,
+ * so it never stays `running`; the journal and every other run are left whole.
+ */
+async function saveEndState(session: RunSession, failure: RunFailure): Promise<void> {
+    try {
+        await session.saveRecord();
+        return;
+    } catch {
+        if (failure.code !== 'store.quota_exceeded') return;
+    }
+    try {
+        await session.deps.storage.dropRunData(session.input.runId);
+        await session.saveRecord();
+    } catch {
+        // Nothing more to free: the next engine start marks the run interrupted.
+    }
 }

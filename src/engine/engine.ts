@@ -2,6 +2,7 @@ import type { IDBPDatabase } from 'idb';
 import { isZodJitless } from '../contract/zod-setup';
 import { fail, ok, describeError, type Result } from '../contract/result';
 import { ENGINE_VERSION } from '../contract/version';
+import { newId } from '../contract/new-id';
 import { HealthReportSchema, type EngineApi, type HealthReport, type HostBridge } from '../contract/wire';
 import type { RunOutcome, RunRequest } from '../contract/run-input';
 import { openTavernAgentDb, type TavernAgentDb } from '../store/db';
@@ -31,6 +32,8 @@ import { recordLoreDecision } from './lore-decisions';
 const hasWebLocks = () => Boolean((globalThis.navigator as Navigator | undefined)?.locks);
 
 const isEnded = (state: RunState) => state === 'completed' || state === 'failed' || state === 'cancelled' || state === 'interrupted';
+import { countRunsByChat, pruneRuns } from './retention';
+import { DEFAULT_RETENTION, PruneRequestSchema, RetentionPolicySchema, type RetentionPolicy } from '../contract/storage';
 
 /** A module worker cannot call importScripts; a classic worker can. */
 function runsInModuleWorker(): boolean {
@@ -57,6 +60,8 @@ export function createEngine(): EngineApi {
     let live: LiveChannel | null = null;
     /** Plans of resumes the page asked for, waiting for their resumeRun. */
     const preparedResumes = new Map<string, Awaited<ReturnType<typeof planResume>>>();
+    /** The user's retention settings (the page sends them when it starts the engine and when they change). */
+    let retention: RetentionPolicy = DEFAULT_RETENTION;
     /** Profiles resolved by prepareRun (the run's own, and every valid one for delegation), waiting for their run. */
     const preparedRuns = new Map<string, { profile: Profile; profiles: Profile[] }>();
 
@@ -139,6 +144,9 @@ export function createEngine(): EngineApi {
         } finally {
             running.delete(runId);
             guidance.delete(runId);
+            // Storage stays bounded: after each run, its chat keeps only what the retention settings say
+            // (in the background: the run's outcome does not wait for it).
+            if (storage) void pruneRuns(storage, { action: 'retention', chatKeys: [chatKey], policy: retention }, (id) => running.has(id)).catch(() => undefined);
         }
     }
 
@@ -168,7 +176,8 @@ export function createEngine(): EngineApi {
                 live?.close();
                 live = createLiveChannel(userHandle);
                 // A tab never marks another tab's live run (its lock is held, or its lease fresh).
-                await sweepInterrupted();
+                // Never a reason not to open: history and delete must stay reachable when storage is full.
+                await sweepInterrupted().catch(() => undefined);
                 db.addEventListener('versionchange', () => {
                     db?.close();
                     db = null;
@@ -305,7 +314,21 @@ export function createEngine(): EngineApi {
         restoreCheckpoint: (runId, seq) => withStorage((s) => restoreCheckpoint(s, runId, seq, running.has(runId))),
         exportRun: (runId) => withStorage((s) => exportRun(s, runId)),
         recordLoreDecision: (runId, decision) => withStorage((s) => recordLoreDecision(s, runId, decision)),
-        importRun: (text) => withStorage((s) => importRun(s, text, `imported-${crypto.randomUUID()}`)),
+        importRun: (text) => withStorage((s) => importRun(s, text, `imported-${newId()}`)),
+        storageOverview: () => withStorage(async (s) => ok({ chats: await countRunsByChat(s) })),
+        async setRetention(raw) {
+            const parsed = RetentionPolicySchema.safeParse(raw);
+            if (!parsed.success) return fail('store.invalid_retention', 'These retention settings are not valid.', parsed.error.message);
+            retention = parsed.data;
+            return ok(retention);
+        },
+        pruneRuns: (raw) =>
+            withStorage(async (s) => {
+                const parsed = PruneRequestSchema.safeParse(raw);
+                if (!parsed.success) return fail('store.invalid_retention', 'This prune request is not valid.', parsed.error.message);
+                const alive = await liveRunIds();
+                return ok(await pruneRuns(s, parsed.data, (runId) => running.has(runId) || alive.has(runId)));
+            }),
         deleteRun: (runId) =>
             withStorage(async (s) => {
                 if (running.has(runId)) return fail('run.running', 'Stop the run before deleting it.');

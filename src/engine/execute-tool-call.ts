@@ -1,4 +1,6 @@
+import { RunFailure } from '../contract/errors';
 import type { ToolCall } from '../contract/model';
+import type { ToolOutcome } from '../tools/tool';
 import { modelFacingText, type PreparedCall } from './dispatch';
 import type { AgentInvocation } from './invocation';
 
@@ -19,15 +21,18 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
         { callId, providerCallId: call.id, name: call.name, canonical: prepared.canonical, argsPath },
         { files: [workspace.record(argsPath, call.argumentsText, 0)] },
     );
-    const outcome = await dispatcher.execute(prepared, {
-        input: session.input,
-        workspace,
-        run: agent.controls,
-        skills: agent.skills,
-        agents: agent.agentsFor(callId),
-        signal: agent.signal,
-        journal,
-    });
+    const outcome = await untilStopped(
+        agent,
+        dispatcher.execute(prepared, {
+            input: session.input,
+            workspace,
+            run: agent.controls,
+            skills: agent.skills,
+            agents: agent.agentsFor(callId),
+            signal: agent.signal,
+            journal,
+        }),
+    );
     const durationMs = session.now() - started;
     const content = modelFacingText(outcome, resultPath);
     const resultFile = { files: [workspace.record(resultPath, JSON.stringify(outcome), 0)] };
@@ -38,4 +43,31 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
         await journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile);
     }
     return content;
+}
+
+/**
+ * Stop interrupts a running tool: the call ends the moment the agent's signal fires, whatever the tool is
+ * waiting for (tools that loop also check the signal and yield, so the Stop message gets through).
+ */
+function untilStopped(agent: AgentInvocation, work: Promise<ToolOutcome>): Promise<ToolOutcome> {
+    const { signal } = agent;
+    const stopped = () => new RunFailure('run.cancelled', agent.taskId ? 'The task was cancelled.' : 'The run was stopped.');
+    if (signal.aborted) {
+        work.catch(() => undefined);
+        return Promise.reject(stopped());
+    }
+    return new Promise<ToolOutcome>((resolve, reject) => {
+        const onAbort = () => reject(stopped());
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then(
+            (outcome) => {
+                signal.removeEventListener('abort', onAbort);
+                resolve(outcome);
+            },
+            (error: unknown) => {
+                signal.removeEventListener('abort', onAbort);
+                reject(error);
+            },
+        );
+    });
 }

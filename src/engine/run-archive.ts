@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { RECORD_VERSION, CheckpointRecordSchema, JournalEventSchema, RunRecordSchema, WorkspaceFileSchema } from '../contract/records';
 import { fail, ok, type Result } from '../contract/result';
 import type { RunStorage } from '../store/run-storage';
-import { lineDiff, makeCheckpoint, rebuildCheckpoint } from '../workspace/checkpoints';
+import { lineDiff, makeCheckpoint, MAX_DELTAS_PER_REBUILD, rebuildCheckpoint } from '../workspace/checkpoints';
+import { eventPayloadProblem } from '../contract/event-schemas';
 import { isHiddenPath } from '../workspace/roots';
 import { Journal } from './journal';
 import { IMPORTED_CHAT_KEY, type CheckpointDiff, type CheckpointInfo, type RunFileInfo } from '../contract/archive';
@@ -129,8 +130,47 @@ export async function exportRun(storage: RunStorage, runId: string): Promise<Res
     return ok(JSON.stringify({ kind: RUN_EXPORT_KIND, version: RECORD_VERSION, run, events, files, checkpoints }));
 }
 
+/** The largest run export accepted (characters of JSON; the panel checks the file's bytes first). */
+export const RUN_IMPORT_MAX_CHARS = 50 * 1024 * 1024;
+/** The largest checkpoint text (a full copy or a delta): bigger than any file a run can write. */
+const CHECKPOINT_MAX_CHARS = 8 * 1024 * 1024;
+
+/**
+ * What the schema cannot say about an export: every event payload typed, seqs unique, and every checkpoint
+ * rebuildable within bounded work (a full copy within MAX_DELTAS_PER_REBUILD deltas before it).
+ */
+function importProblem(data: z.infer<typeof RunExportSchema>): string | null {
+    const seqs = new Set<number>();
+    for (const event of data.events) {
+        if (seqs.has(event.seq)) return `event ${event.seq} appears twice`;
+        seqs.add(event.seq);
+        const problem = eventPayloadProblem(event.type, event.payload);
+        if (problem) return `event ${event.seq} (${event.type.slice(0, 60)}): ${problem}`;
+    }
+    const checkpointSeqs = new Set<number>();
+    const sinceFull = new Map<string, number>();
+    for (const checkpoint of [...data.checkpoints].sort((a, b) => a.seq - b.seq)) {
+        if (checkpointSeqs.has(checkpoint.seq)) return `checkpoint ${checkpoint.seq} appears twice`;
+        checkpointSeqs.add(checkpoint.seq);
+        if ((checkpoint.full === null) === (checkpoint.delta === null)) return `checkpoint ${checkpoint.seq} must hold either a full copy or a delta`;
+        if ((checkpoint.full ?? checkpoint.delta ?? '').length > CHECKPOINT_MAX_CHARS) return `checkpoint ${checkpoint.seq} is too large`;
+        if (checkpoint.full !== null) {
+            sinceFull.set(checkpoint.path, 0);
+            continue;
+        }
+        const deltas = sinceFull.get(checkpoint.path);
+        if (deltas === undefined) return `checkpoint ${checkpoint.seq} of ${checkpoint.path.slice(0, 100)} has no full copy before it`;
+        if (deltas + 1 > MAX_DELTAS_PER_REBUILD) return `checkpoint ${checkpoint.seq} is more than ${MAX_DELTAS_PER_REBUILD} deltas from a full copy`;
+        sinceFull.set(checkpoint.path, deltas + 1);
+    }
+    return null;
+}
+
 /** Stores an exported run for viewing, read-only, under a fresh id so it never overwrites a real run. */
 export async function importRun(storage: RunStorage, text: string, newRunId: string): Promise<Result<{ runId: string; events: number }>> {
+    if (text.length > RUN_IMPORT_MAX_CHARS) {
+        return fail('run.import_invalid', `This file is too large to import (over ${RUN_IMPORT_MAX_CHARS / 1024 / 1024} MiB).`);
+    }
     let data: unknown;
     try {
         data = JSON.parse(text);
@@ -142,6 +182,8 @@ export async function importRun(storage: RunStorage, text: string, newRunId: str
         const issue = parsed.error.issues[0];
         return fail('run.import_invalid', `This is not a Tavern Agent run export (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown shape'}).`);
     }
+    const problem = importProblem(parsed.data);
+    if (problem) return fail('run.import_invalid', `This run export is damaged (${problem}).`);
     const { run, events, files, checkpoints } = parsed.data;
     const rekey = <T extends { runId: string }>(record: T): T => ({ ...record, runId: newRunId });
     await storage.putWholeRun({ ...run, runId: newRunId, chatKey: IMPORTED_CHAT_KEY }, events.map(rekey), files.map(rekey), checkpoints.map(rekey));

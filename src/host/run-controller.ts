@@ -12,6 +12,7 @@ import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
 import { stContext } from './st-context';
+import { newId } from '../contract/new-id';
 import { engineCrashed, getEngine } from './worker-client';
 import { createResumedCommit, findCommitted } from './find-committed';
 import { sameChat } from './snapshot';
@@ -94,7 +95,7 @@ export interface LaunchedRun {
 export function launchRun(options: LaunchOptions, observer: RunObserver): LaunchedRun | null {
     if (active) return null;
     const context = stContext();
-    const runId = context.uuidv4();
+    const runId = newId();
     const controller = new AbortController();
     const target: CommitTarget = { runId, identity: currentIdentity(), generationType: options.type, messageId: null, closed: false };
     active = { runId, state: 'preparing', controller, target };

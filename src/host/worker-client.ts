@@ -1,6 +1,7 @@
 import { wrap, type Remote } from 'comlink';
 import type { EngineApi } from '../contract/wire';
 import { currentUserHandle } from './st-context';
+import { requestPersistentStorage, retentionSettings } from './storage-settings';
 
 let engine: Promise<Remote<EngineApi>> | null = null;
 
@@ -82,5 +83,7 @@ async function startEngine(): Promise<Remote<EngineApi>> {
             () => undefined,
         );
     }, HEARTBEAT_MS);
+    void remote.setRetention(retentionSettings());
+    void requestPersistentStorage();
     return remote;
 }

@@ -1,4 +1,5 @@
 /** Bytes ↔ text for skill files: what counts as text, and base64 that works the same in workers and node. */
+import { sha256HexOf } from '../contract/sha256';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
@@ -47,7 +48,7 @@ export function fileBytes(file: { encoding: 'utf8' | 'base64'; content: string }
     return file.encoding === 'utf8' ? utf8Bytes(file.content) : (fromBase64(file.content) ?? new Uint8Array(0));
 }
 
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-    const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-    return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+/** Works on plain HTTP too (contract/sha256.ts falls back to plain JS where Web Crypto is missing). */
+export function sha256Hex(bytes: Uint8Array): Promise<string> {
+    return sha256HexOf(bytes);
 }

@@ -1,3 +1,4 @@
+import { sha256HexOf } from '../contract/sha256';
 import type { SkillFile } from '../contract/skills';
 import { fileBytes, utf8Bytes } from './bytes';
 
@@ -40,8 +41,7 @@ export async function skillHash(files: readonly RawFile[]): Promise<string> {
         all.set(part, at);
         at += part.length;
     }
-    const digest = await crypto.subtle.digest('SHA-256', all);
-    return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+    return sha256HexOf(all);
 }
 
 /** The hash a stored bundle should carry, recomputed from its files. */

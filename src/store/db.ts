@@ -2,7 +2,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
 import type { SkillBundle } from '../contract/skills';
 
-export const DATABASE_VERSION = 2;
+export const DATABASE_VERSION = 3;
 
 export interface TavernAgentDb extends DBSchema {
     runs: { key: string; value: RunRecord; indexes: { byChat: string } };
@@ -14,6 +14,16 @@ export interface TavernAgentDb extends DBSchema {
     persistStates: { key: string; value: PersistState };
     /** Skill bundles by content hash: a local cache of the user's skills, which live on the server. */
     skillBundles: { key: string; value: SkillBundle };
+    /** Chunks of large frozen inputs (content-chunks.ts), once per content hash, shared by every run that holds them. */
+    chunks: { key: string; value: { hash: string; text: string } };
+    /** Which chunks make up a chunked file (its record in `files` then has empty content). */
+    chunkRefs: { key: [string, string]; value: ChunkRef };
+}
+
+export interface ChunkRef {
+    runId: string;
+    path: string;
+    hashes: string[];
 }
 
 /**
@@ -39,6 +49,12 @@ export async function openTavernAgentDb(userHandle: string): Promise<IDBPDatabas
             }
             if (oldVersion < 2) {
                 db.createObjectStore('skillBundles', { keyPath: 'hash' });
+            }
+            // v3: snapshots stored once per content hash. Runs stored before keep their whole files and
+            // read as they always did (a file without a chunk ref is whole).
+            if (oldVersion < 3) {
+                db.createObjectStore('chunks', { keyPath: 'hash' });
+                db.createObjectStore('chunkRefs', { keyPath: ['runId', 'path'] });
             }
         },
         blocking() {

@@ -1,6 +1,67 @@
 import type { IDBPDatabase } from 'idb';
-import type { TavernAgentDb } from './db';
+import type { WorkspaceFile } from '../contract/records';
+import { chunkHash, isChunkedPath, splitIntoChunks } from './content-chunks';
+import type { ChunkRef, TavernAgentDb } from './db';
 import type { RunStorage } from './run-storage';
+
+type Db = IDBPDatabase<TavernAgentDb>;
+const runRange = (runId: string) => IDBKeyRange.bound([runId, ''], [runId, '\uffff']);
+
+/** A file ready to store: chunked ones go in as an empty record, a chunk ref and the chunks it lacks. */
+function prepareFile(file: WorkspaceFile): { record: WorkspaceFile; ref: ChunkRef | null; chunks: Array<{ hash: string; text: string }> } {
+    if (!isChunkedPath(file.path, file.content)) return { record: file, ref: null, chunks: [] };
+    const chunks = splitIntoChunks(file.content).map((text) => ({ hash: chunkHash(text), text }));
+    return { record: { ...file, content: '' }, ref: { runId: file.runId, path: file.path, hashes: chunks.map((c) => c.hash) }, chunks };
+}
+
+/** Queues a file's writes in a transaction over files, chunks and chunkRefs (a chunk already stored is not rewritten). */
+function queueFile(
+    tx: { objectStore(name: 'files' | 'chunks' | 'chunkRefs'): { put(value: never): Promise<unknown>; delete(key: never): Promise<unknown>; getKey(key: never): Promise<unknown> } },
+    file: WorkspaceFile,
+    write: (request: Promise<unknown>) => void,
+): void {
+    const prepared = prepareFile(file);
+    write(tx.objectStore('files').put(prepared.record as never));
+    if (prepared.ref) {
+        write(tx.objectStore('chunkRefs').put(prepared.ref as never));
+        const seen = new Set<string>();
+        for (const chunk of prepared.chunks) {
+            if (seen.has(chunk.hash)) continue;
+            seen.add(chunk.hash);
+            const chunks = tx.objectStore('chunks');
+            write(chunks.getKey(chunk.hash as never).then((key) => (key === undefined ? chunks.put(chunk as never) : undefined)));
+        }
+    } else if (file.path.startsWith('input/')) {
+        // Written whole now: a chunk ref left from an earlier version would override it.
+        write(tx.objectStore('chunkRefs').delete([file.runId, file.path] as never));
+    }
+}
+
+/** A file as stored, with a chunked one put back together. */
+async function assemble(db: Db, file: WorkspaceFile, ref: ChunkRef | undefined): Promise<WorkspaceFile> {
+    if (!ref) return file;
+    const tx = db.transaction('chunks', 'readonly');
+    const parts = await Promise.all(ref.hashes.map((hash) => tx.store.get(hash)));
+    await tx.done;
+    if (parts.some((part) => part === undefined)) throw new DOMException(`A stored chunk of ${file.path} is missing.`, 'NotFoundError');
+    return { ...file, content: parts.map((part) => part!.text).join('') };
+}
+
+/**
+ * Removes the chunk refs of a run (all of them, or those of one path) and every chunk no other run
+ * still refers to, inside the caller's transaction.
+ */
+async function dropChunks(tx: { objectStore(name: 'chunks' | 'chunkRefs'): any }, runId: string): Promise<void> {
+    // `any` above: idb types each transaction by its exact store list; this runs inside several.
+    const refs = tx.objectStore('chunkRefs');
+    const mine: ChunkRef[] = await refs.getAll(runRange(runId));
+    if (mine.length === 0) return;
+    await refs.delete(runRange(runId));
+    const others: ChunkRef[] = await refs.getAll();
+    const used = new Set(others.flatMap((ref) => ref.hashes));
+    const chunks = tx.objectStore('chunks');
+    for (const hash of new Set(mine.flatMap((ref) => ref.hashes))) if (!used.has(hash)) await chunks.delete(hash);
+}
 
 /**
  * Queues a transaction's writes and waits for it. A record that cannot even be queued (it fails to clone,
@@ -21,7 +82,7 @@ async function allOrNothing(tx: { abort(): void; done: Promise<void> }, queue: (
     await Promise.all([...writes, tx.done]);
 }
 
-export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage {
+export function createIdbRunStorage(db: Db): RunStorage {
     return {
         async putRun(run) { await db.put('runs', run); },
         getRun: (runId) => db.get('runs', runId),
@@ -42,9 +103,24 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
             });
         },
         listEvents: (runId, fromSeq = 0) => db.getAll('events', IDBKeyRange.bound([runId, fromSeq], [runId, Number.MAX_SAFE_INTEGER])),
-        async putFile(file) { await db.put('files', file); },
-        listFiles: (runId) => db.getAll('files', IDBKeyRange.bound([runId, ''], [runId, '\uffff'])),
-        getFile: (runId, path) => db.get('files', [runId, path]),
+        async putFile(file) {
+            if (!file.path.startsWith('input/')) {
+                await db.put('files', file);
+                return;
+            }
+            const tx = db.transaction(['files', 'chunks', 'chunkRefs'], 'readwrite');
+            await allOrNothing(tx, (write) => queueFile(tx as never, file, write));
+        },
+        async listFiles(runId) {
+            const [files, refs] = await Promise.all([db.getAll('files', runRange(runId)), db.getAll('chunkRefs', runRange(runId))]);
+            const byPath = new Map(refs.map((ref) => [ref.path, ref]));
+            return Promise.all(files.map((file) => assemble(db, file, byPath.get(file.path))));
+        },
+        async getFile(runId, path) {
+            const file = await db.get('files', [runId, path]);
+            if (!file || !path.startsWith('input/')) return file;
+            return assemble(db, file, await db.get('chunkRefs', [runId, path]));
+        },
         async listCheckpoints(runId, path) {
             if (path === undefined) return db.getAll('checkpoints', IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER]));
             return db.getAllFromIndex('checkpoints', 'byPath', [runId, path]);
@@ -52,18 +128,28 @@ export function createIdbRunStorage(db: IDBPDatabase<TavernAgentDb>): RunStorage
         async putPersistState(state) { await db.put('persistStates', state); },
         getPersistState: (runId) => db.get('persistStates', runId),
         async putWholeRun(run, events, files, checkpoints) {
-            const tx = db.transaction(['runs', 'events', 'files', 'checkpoints'], 'readwrite');
+            const tx = db.transaction(['runs', 'events', 'files', 'checkpoints', 'chunks', 'chunkRefs'], 'readwrite');
             await allOrNothing(tx, (write) => {
                 write(tx.objectStore('runs').put(run));
                 for (const event of events) write(tx.objectStore('events').put(event));
-                for (const file of files) write(tx.objectStore('files').put(file));
+                for (const file of files) queueFile(tx as never, file, write);
                 for (const checkpoint of checkpoints) write(tx.objectStore('checkpoints').put(checkpoint));
             });
         },
+        async dropRunData(runId) {
+            const tx = db.transaction(['files', 'checkpoints', 'chunks', 'chunkRefs'], 'readwrite');
+            await Promise.all([
+                tx.objectStore('files').delete(runRange(runId)),
+                tx.objectStore('checkpoints').delete(IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER])),
+                dropChunks(tx, runId),
+                tx.done,
+            ]);
+        },
         async deleteRun(runId) {
             // One transaction: a run is deleted whole or not at all.
-            const tx = db.transaction(['runs', 'events', 'files', 'checkpoints', 'persistStates'], 'readwrite');
+            const tx = db.transaction(['runs', 'events', 'files', 'checkpoints', 'persistStates', 'chunks', 'chunkRefs'], 'readwrite');
             await Promise.all([
+                dropChunks(tx, runId),
                 tx.objectStore('runs').delete(runId),
                 tx.objectStore('persistStates').delete(runId),
                 tx.objectStore('events').delete(IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER])),

@@ -23,6 +23,8 @@ export interface RunStorage {
     listCheckpoints(runId: string, path?: string): Promise<CheckpointRecord[]>;
     putPersistState(state: PersistState): Promise<void>;
     getPersistState(runId: string): Promise<PersistState | undefined>;
+    /** Removes a run's files and checkpoints, keeping its record and journal (frees room when storage is full). */
+    dropRunData(runId: string): Promise<void>;
     /** Removes a run and everything stored with it. */
     deleteRun(runId: string): Promise<void>;
     /** Stores a whole run at once (an import): one transaction, all or nothing. */
@@ -83,6 +85,11 @@ export function createMemoryRunStorage(): RunStorage {
             for (const event of e) events.set(seqKey(event), event);
             for (const file of f) files.set(pathKey(file), file);
             for (const checkpoint of c) checkpoints.set(seqKey(checkpoint), checkpoint);
+        },
+        async dropRunData(runId) {
+            for (const map of [files, checkpoints] as Array<Map<string, { runId: string }>>) {
+                for (const [key, record] of map) if (record.runId === runId) map.delete(key);
+            }
         },
         async deleteRun(runId) {
             runs.delete(runId);

@@ -5,6 +5,8 @@ import { RunView } from './run-view';
 import { GuidanceInput } from './guidance-input';
 import { services } from './services';
 import { SkillsSection } from './skills/skills-section';
+import { ErrorBoundary } from './error-boundary';
+import { StorageSection } from './storage/storage-section';
 import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
 
 export interface PanelActions {
@@ -100,10 +102,19 @@ export function Panel({ actions }: { actions: PanelActions }) {
                     ) : null}
                 </div>
                 {status.run ? <GuidanceInput /> : null}
-                <RunView />
+                <ErrorBoundary label={t`the run timeline`}>
+                    <RunView />
+                </ErrorBoundary>
             </section>
-            <ProfilesSection />
-            <SkillsPart />
+            <ErrorBoundary label={t`the Profiles section`}>
+                <ProfilesSection />
+            </ErrorBoundary>
+            <ErrorBoundary label={t`the Skills section`}>
+                <SkillsPart />
+            </ErrorBoundary>
+            <ErrorBoundary label={t`the Storage section`}>
+                <StorageSection />
+            </ErrorBoundary>
             <footer class="tavern-agent__footer">
                 <EngineLine />
             </footer>

@@ -11,6 +11,7 @@ import { liveRunId, viewError, viewedRun, viewRevision } from './timeline/run-st
 import { VirtualList } from './timeline/virtual-list';
 import { ExtToolApprovals } from './ext-tools/ext-tool-approvals';
 import { StreamingTurns } from './timeline/streaming-turn';
+import { ErrorBoundary } from './error-boundary';
 
 const rowKey = (row: TimelineRow) => row.key;
 
@@ -56,7 +57,11 @@ export function RunView() {
                         listKey={model.runId}
                         revision={revision}
                         itemKey={rowKey}
-                        renderItem={(row) => <RowView row={row} ctx={ctx} />}
+                        renderItem={(row) => (
+                            <ErrorBoundary label={t`this step`}>
+                                <RowView row={row} ctx={ctx} />
+                            </ErrorBoundary>
+                        )}
                         label={t`Run steps`}
                         follow={isLive}
                     />

@@ -7,6 +7,7 @@ import type { EngineApi } from '../contract/wire';
 import type { LoreAcceptRequest, LoreDecision } from '../contract/lore';
 import type { ReplyPlace } from '../contract/reply-place';
 import type { ExtToolSpec } from '../contract/ext-tools';
+import type { RetentionPolicy } from '../contract/storage';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
@@ -33,6 +34,9 @@ type PanelEngine = Pick<
     | 'importProfiles'
     | 'exportProfiles'
     | 'listTools'
+    | 'storageOverview'
+    | 'setRetention'
+    | 'pruneRuns'
 >;
 
 export interface PanelServices {
@@ -74,6 +78,13 @@ export interface PanelServices {
     };
     /** A yes/no question in SillyTavern's own popup. */
     confirm(question: string): Promise<boolean>;
+    /** Retention settings and persistent storage (host/storage-settings.ts); without it the section only shows usage and prunes. */
+    storage?: {
+        retention(): RetentionPolicy;
+        saveRetention(policy: RetentionPolicy): void;
+        /** Asks the browser to keep the data persistently; true when it is. */
+        persist(): Promise<boolean>;
+    };
     /** The skill service (host/skills/); without it the panel has no Skills section. */
     skills?: SkillsService;
     /** The open character and selected preset, as skill scopes the manager can target. */

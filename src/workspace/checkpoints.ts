@@ -7,6 +7,18 @@ export const FULL_COPY_EVERY = 25;
 const dmp = new diff_match_patch();
 
 /**
+ * Rebuilding applies our own deltas, which always match exactly where they were made: no fuzzy matching
+ * (its bitap search over a large text is what let a crafted checkpoint keep the worker busy for minutes).
+ */
+const strict = new diff_match_patch();
+strict.Match_Threshold = 0;
+strict.Match_Distance = 0;
+strict.Patch_DeleteThreshold = 0;
+
+/** The most deltas one rebuild applies: a chain longer than this since its full copy is refused as corrupt. */
+export const MAX_DELTAS_PER_REBUILD = FULL_COPY_EVERY * 2;
+
+/**
  * Makes the checkpoint record for a new version of a file: a diff-match-patch delta against the previous
  * checkpoint of the same path (so long runs stay small), or a full copy for the first checkpoint and every
  * FULL_COPY_EVERY-th one.
@@ -58,8 +70,10 @@ export function rebuildCheckpoint(checkpoints: readonly CheckpointRecord[], seq:
     const base = chain[start]!;
     if (base.full === null) throw new Error(`Checkpoint chain of ${base.path} has no full copy.`);
     let text = base.full;
-    for (const checkpoint of chain.slice(start + 1)) {
-        const [patched, applied] = dmp.patch_apply(dmp.patch_fromText(checkpoint.delta ?? ''), text);
+    const deltas = chain.slice(start + 1);
+    if (deltas.length > MAX_DELTAS_PER_REBUILD) throw new Error(`Checkpoint ${seq} of ${base.path} is ${deltas.length} deltas from a full copy (at most ${MAX_DELTAS_PER_REBUILD}).`);
+    for (const checkpoint of deltas) {
+        const [patched, applied] = strict.patch_apply(strict.patch_fromText(checkpoint.delta ?? ''), text);
         if (applied.some((ok) => !ok)) throw new Error(`Checkpoint ${checkpoint.seq} of ${checkpoint.path} does not apply.`);
         text = patched;
     }

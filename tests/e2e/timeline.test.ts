@@ -212,7 +212,11 @@ test('export and import round-trip: the imported run shows the same steps, read-
     await sendMessage(page, 'Describe the forest.');
     await waitForRunState(page, 'completed');
     const original = (await shownRows(page)).map(({ key: _key, ...rest }) => rest);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('.tavern-agent__run-header [data-action="export"]')]);
+    await page.click('.tavern-agent__run-header [data-action="export"]');
+    // The export says what it holds (prompt, card, persona, chat) and asks first.
+    const warning = page.locator('dialog[open]', { hasText: 'persona' });
+    await warning.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), warning.locator('.popup-button-ok').click()]);
     const file = path.join(artifacts, 'timeline-export.json');
     await download.saveAs(file);
     const exported = JSON.parse(readFileSync(file, 'utf8'));

@@ -36,6 +36,11 @@ function call(tool: ToolDefinition, raw: Record<string, unknown>, input: RunInpu
     return tool.execute(tool.args.parse(raw), contextOf(input));
 }
 
+/** A run whose profile opted in to hidden (`is_system`) messages. */
+function optedIn(input: RunInput): RunInput {
+    return { ...input, profile: { ...input.profile, context: { ...input.profile.context, includeHiddenMessages: true } } };
+}
+
 function withPrefix(specs: Spec[]): RunInput {
     return sampleRunInput({ prefix: prefixOf(specs) });
 }
@@ -129,13 +134,25 @@ describe('chat.search', () => {
     });
 
     it('ranks visible messages before hidden ones of the same score', async () => {
-        const input = withPrefix([
+        const input = optedIn(withPrefix([
             { text: 'I found a silver lantern.' },
             { text: 'A hidden note about the silver lantern.', hidden: true },
             { text: 'The silver lantern glows.' },
             { text: 'Just a lantern.' },
-        ]);
+        ]));
         assert.deepEqual(hitIndexes(await call(chatSearchTool, { query: 'silver lantern' }, input)), [2, 0, 1, 3]);
+    });
+
+    it('leaves hidden messages out unless the profile opts in', async () => {
+        const input = withPrefix([
+            { text: 'I found a silver lantern.' },
+            { text: 'A hidden note about the silver lantern.', hidden: true },
+            { text: 'The silver lantern glows.' },
+        ]);
+        const outcome = await call(chatSearchTool, { query: 'lantern' }, input);
+        assert.deepEqual(hitIndexes(outcome), [2, 0]);
+        assert.doesNotMatch(text(outcome), /hidden note/);
+        assert.deepEqual(hitIndexes(await call(chatSearchTool, { query: 'lantern' }, optedIn(input))), [2, 0, 1]);
     });
 
     it('matches words of one or two letters as whole words only', async () => {
@@ -154,13 +171,13 @@ describe('chat.search', () => {
     });
 
     it('filters by role; hidden messages are searched as system and marked hidden', async () => {
-        const input = withPrefix([
+        const input = optedIn(withPrefix([
             { text: 'apple pie', role: 'assistant' },
             { text: 'apple tart', role: 'user' },
             { text: 'apple note', role: 'user', hidden: true },
             { text: 'apple narration', role: 'system', name: 'Narrator' },
             { text: 'apple secret', role: 'assistant', hidden: true },
-        ]);
+        ]));
         assert.deepEqual(hitIndexes(await call(chatSearchTool, { query: 'apple', role: 'user' }, input)), [1]);
         assert.deepEqual(hitIndexes(await call(chatSearchTool, { query: 'apple', role: 'assistant' }, input)), [0]);
         const system = await call(chatSearchTool, { query: 'apple', role: 'system' }, input);
@@ -293,6 +310,13 @@ describe('chat.read_messages', () => {
         { text: '我们明天去北京看长城' },
     ]);
 
+    it('does not read a hidden message unless the profile opts in', async () => {
+        const outcome = await call(readMessagesTool, { messages: [{ index: 2 }] }, input);
+        assert.equal(outcome.ok, false);
+        assert.equal(!outcome.ok && outcome.error.code, 'chat.message_not_found');
+        assert.doesNotMatch(JSON.stringify(outcome), /secret note/);
+    });
+
     it('reads whole messages with speaker, role, ref and exact text', async () => {
         const result = text(await call(readMessagesTool, { messages: [{ index: 0 }, { index: 1 }] }, input));
         assert.match(result, /^2 messages read, 57 chars of text\./);
@@ -309,7 +333,7 @@ describe('chat.read_messages', () => {
     });
 
     it('marks hidden messages and shows group speakers', async () => {
-        const result = text(await call(readMessagesTool, { messages: [{ index: 2 }] }, input));
+        const result = text(await call(readMessagesTool, { messages: [{ index: 2 }] }, optedIn(input)));
         assert.ok(result.includes('=== #2 system hidden Tester ref chat:current#2'));
         const group = withPrefix([
             { text: 'Hi.', role: 'assistant', name: 'Alice' },

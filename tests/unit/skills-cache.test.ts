@@ -7,7 +7,7 @@ import type { SkillBundle } from '../../src/contract/skills';
 import { createSkillApi, skillFileReader } from '../../src/engine/skills-api';
 import { parseSkillSources } from '../../src/skills/parse-sources';
 import { openDB } from 'idb';
-import { databaseNameFor, openTavernAgentDb } from '../../src/store/db';
+import { DATABASE_VERSION, databaseNameFor, openTavernAgentDb } from '../../src/store/db';
 import { createIdbSkillCache, createMemorySkillCache, type SkillCache } from '../../src/store/skill-cache';
 import { DICE_RULES, LORE_KEEPER, source, zipOf } from '../fixtures/skills';
 
@@ -47,7 +47,7 @@ describe('the database upgrade', () => {
         await old.put('runs', { runId: 'run-from-v1', chatKey: 'chat' });
         old.close();
         const db = await openTavernAgentDb(handle);
-        assert.equal(db.version, 2);
+        assert.equal(db.version, DATABASE_VERSION);
         assert.ok(db.objectStoreNames.contains('skillBundles'));
         assert.deepEqual(await db.get('runs', 'run-from-v1'), { runId: 'run-from-v1', chatKey: 'chat' });
         db.close();

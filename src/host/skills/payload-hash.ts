@@ -1,3 +1,4 @@
+import { sha256HexOf } from '../../contract/sha256';
 /** JSON with object keys sorted, so a payload read back from a card or preset hashes the same. */
 export function canonicalJson(value: unknown): string {
     if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
@@ -15,6 +16,5 @@ export function canonicalJson(value: unknown): string {
  * again. WebCrypto digests natively and asynchronously; the text is the card's own JSON, small beside a zip.
  */
 export async function payloadHash(payload: unknown): Promise<string> {
-    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(payload)));
-    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    return sha256HexOf(new TextEncoder().encode(canonicalJson(payload)));
 }

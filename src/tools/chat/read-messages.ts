@@ -1,3 +1,4 @@
+import { readablePrefix } from './readable-prefix';
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import { aliasOf, defineTool, failure, success } from '../tool';
@@ -171,7 +172,7 @@ export const readMessagesTool = defineTool({
     args,
     readOnly: true,
     async execute(input, { input: runInput }) {
-        const prefix = runInput.prefix;
+        const prefix = readablePrefix(runInput);
         const positions = input.messages.map((request) => positionOfIndex(prefix, request.index));
         const missing = [...new Set(input.messages.filter((_, i) => positions[i] === -1).map((request) => request.index))];
         if (missing.length > 0) {

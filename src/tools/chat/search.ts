@@ -1,3 +1,4 @@
+import { readablePrefix } from './readable-prefix';
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import { aliasOf, defineTool, failure, success } from '../tool';
@@ -59,7 +60,7 @@ export const chatSearchTool = defineTool({
     args,
     readOnly: true,
     async execute(input, { input: runInput }) {
-        const prefix = runInput.prefix;
+        const prefix = readablePrefix(runInput);
         const query = parseQuery(input.query);
         const shownQuery = JSON.stringify(input.query);
         if (query.tokens.length === 0) {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
+import { checkFileSize } from '../../workspace/file-size';
 import { checkWritable } from '../../workspace/paths';
 import { aliasOf, defineTool, failure, success } from '../tool';
 import { fileNotFound, lineAt, lineStarts, LINE_NUMBER_SEPARATOR } from './read-file';
@@ -135,6 +136,8 @@ export const applyPatchTool = defineTool({
             from = offset + input.old_string.length;
         }
         next += content.slice(from);
+        const tooLarge = checkFileSize(path, next);
+        if (tooLarge) return failure(tooLarge);
         const patched = await workspace.patch(path, next, offsets.length);
 
         const count = offsets.length;

@@ -1,11 +1,38 @@
 import * as z from 'zod';
+import { toolError } from '../../contract/errors';
 import { checkVisible } from '../../workspace/paths';
+import { yieldPacer } from '../yield-to-events';
 import { aliasOf, defineTool, failure, success } from '../tool';
 import { fileNotFound, lineAt, lineEnd, lineStarts, lineText, numberedLine } from './read-file';
 
 /** Long lines are cut in snippets so 50 hits with context stay a bounded result. */
 const MAX_SNIPPET_LINE = 300;
 const MAX_OUTPUT_CHARS = 70_000;
+/**
+ * Bounds on one search, so a one-character query over large files stays fast and small: it stops after
+ * this many hits, this many characters scanned or this much time, and says so in its result.
+ */
+export const SEARCH_MAX_HITS = 1_000;
+export const SEARCH_MAX_SCANNED_CHARS = 16 * 1024 * 1024;
+export const SEARCH_MAX_MS = 2_000;
+
+interface SearchBudget {
+    hits: number;
+    scanned: number;
+    deadline: number;
+    signal: AbortSignal;
+    /** Why the search stopped early, or null when it covered everything. */
+    stopped: 'hits' | 'size' | 'time' | null;
+}
+
+function exhausted(budget: SearchBudget): boolean {
+    if (budget.signal.aborted) return true;
+    if (budget.stopped) return true;
+    if (budget.hits >= SEARCH_MAX_HITS) budget.stopped = 'hits';
+    else if (budget.scanned > SEARCH_MAX_SCANNED_CHARS) budget.stopped = 'size';
+    else if (Date.now() > budget.deadline) budget.stopped = 'time';
+    return budget.stopped !== null;
+}
 
 const args = z.object({
     query: z.string().min(1).describe('Text to find: a case-insensitive substring (not a regex). May span lines.'),
@@ -32,8 +59,10 @@ export function clip(text: string, focus: number): string {
     return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
 }
 
-/** Every match, one per line: a line holding the query twice is one hit. */
-function findHits(path: string, content: string, needle: string): Hit[] {
+/** Every match, one per line (a line holding the query twice is one hit), within the search's budget. */
+function findHits(path: string, content: string, needle: string, budget: SearchBudget): Hit[] {
+    if (exhausted(budget)) return [];
+    budget.scanned += content.length;
     // Lowercasing keeps every newline, so line numbers found in the lowered text hold for the original.
     const lowered = content.toLowerCase();
     const starts = lineStarts(lowered);
@@ -43,10 +72,26 @@ function findHits(path: string, content: string, needle: string): Hit[] {
         const line = lineAt(starts, at);
         const endLine = lineAt(starts, at + needle.length - 1);
         hits.push({ path, line, endLine, column: at - starts[line - 1]! });
+        budget.hits += 1;
         from = lineEnd(lowered, starts, endLine);
         if (from >= lowered.length) break;
+        // Checked every 64 hits: Date.now per hit would cost more than the search.
+        if (budget.hits % 64 === 0 && exhausted(budget)) break;
     }
     return hits;
+}
+
+function stoppedNote(budget: SearchBudget): string {
+    switch (budget.stopped) {
+        case 'hits':
+            return ` The search stopped after ${SEARCH_MAX_HITS} hits; narrow the query or path to see the rest.`;
+        case 'size':
+            return ` The search stopped after ${SEARCH_MAX_SCANNED_CHARS} characters; later files were not searched. Narrow the path.`;
+        case 'time':
+            return ` The search stopped after ${SEARCH_MAX_MS / 1000} s; later files were not searched. Narrow the query or path.`;
+        default:
+            return '';
+    }
 }
 
 export const searchFilesTool = defineTool({
@@ -60,7 +105,7 @@ export const searchFilesTool = defineTool({
     ].join(' '),
     args,
     readOnly: true,
-    async execute(input, { workspace }) {
+    async execute(input, { workspace, signal }) {
         const checked = checkVisible(input.path, workspace.policy, { allowRoot: true });
         if (!checked.ok) return failure(checked.error);
         const path = checked.path;
@@ -72,11 +117,20 @@ export const searchFilesTool = defineTool({
             .filter((file) => path === '' || file.path === path || file.path.startsWith(`${path}/`))
             .filter((file) => checkVisible(file.path, workspace.policy, { allowRoot: false }).ok);
         const needle = input.query.toLowerCase();
-        const hits = files.flatMap((file) => findHits(file.path, file.content, needle));
+        const budget: SearchBudget = { hits: 0, scanned: 0, deadline: Date.now() + SEARCH_MAX_MS, signal, stopped: null };
+        const hits: Hit[] = [];
+        const pacer = yieldPacer();
+        for (const file of files) {
+            hits.push(...findHits(file.path, file.content, needle, budget));
+            if (pacer.due()) await pacer.yield();
+            if (signal.aborted) return failure(toolError('tool.execution_failed', 'The search was stopped.', 'The run is ending; nothing to do.'));
+        }
         const scope = path === '' ? 'the workspace' : `"${path}"`;
         const searched = `${files.length} file${files.length === 1 ? '' : 's'} searched`;
+        const note = stoppedNote(budget);
+        const bound = budget.stopped === null ? {} : { stopped: budget.stopped };
         if (hits.length === 0) {
-            return success(`No matches for ${JSON.stringify(input.query)} in ${scope} (${searched}).`, { query: input.query, path, hits: 0, files: files.length });
+            return success(`No matches for ${JSON.stringify(input.query)} in ${scope} (${searched}).${note}`, { query: input.query, path, hits: 0, files: files.length, ...bound });
         }
 
         const blocks: string[] = [];
@@ -103,6 +157,6 @@ export const searchFilesTool = defineTool({
             shown < hits.length
                 ? `${hits.length} hits for ${JSON.stringify(input.query)} in ${scope} (${searched}); showing the first ${shown}. Narrow the query or path, or raise limit (max 50), to see the others.`
                 : `${hits.length} hit${hits.length === 1 ? '' : 's'} for ${JSON.stringify(input.query)} in ${scope} (${searched}).`;
-        return success([header, ...blocks].join('\n\n'), { query: input.query, path, hits: hits.length, shown, files: files.length });
+        return success([header + note, ...blocks].join('\n\n'), { query: input.query, path, hits: hits.length, shown, files: files.length, ...bound });
     },
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import { checkWritable } from '../../workspace/paths';
+import { checkFileSize } from '../../workspace/file-size';
 import { aliasOf, defineTool, failure, success } from '../tool';
 
 const args = z.object({
@@ -41,6 +42,9 @@ export const writeFileTool = defineTool({
         const sawAll = previous !== undefined
             && workspace.readState.versionRead(path) === previous.version
             && workspace.readState.covers(path, [0], previous.content.length);
+
+        const tooLarge = checkFileSize(path, input.mode === 'append' && previous ? previous.content + input.content : input.content);
+        if (tooLarge) return failure(tooLarge);
 
         const entry = await workspace.write(path, input.content, input.mode);
 

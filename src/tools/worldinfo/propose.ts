@@ -1,3 +1,4 @@
+import { newId } from '../../contract/new-id';
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import type { LoreEntry, LoreProposal, LoreText } from '../../contract/lore';
@@ -84,7 +85,7 @@ export const worldInfoProposeTool = defineTool({
         }
         if (!journal) throw new Error('worldinfo.propose needs the run journal in its tool context.');
         const proposal: LoreProposal = {
-            proposalId: `lore-${crypto.randomUUID()}`,
+            proposalId: `lore-${newId()}`,
             ref: source ? entryRef(source) : null,
             target: { book: targetBook, uid: inPlace ? source!.uid : null },
             before,

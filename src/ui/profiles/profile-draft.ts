@@ -99,6 +99,7 @@ const FIELD_PATHS = [
     'delegation.maxConcurrent',
     'context.historyMessages',
     'context.includeWorldInfo',
+    'context.includeHiddenMessages',
     'workspace.visibleRoots',
     'workspace.writableRoots',
     'maxToolReminders',

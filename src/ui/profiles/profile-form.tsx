@@ -211,6 +211,7 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 <h5 class="tavern-agent__form-heading">{t`Context`}</h5>
                 <NumberField path="context.historyMessages" label={t`Chat history messages`} hint={t`-1 = all, 0 = none.`} value={profile.context.historyMessages} errors={at('context.historyMessages')} onValue={(v) => edit((p) => void (p.context.historyMessages = v))} />
                 <CheckboxField path="context.includeWorldInfo" label={t`Include activated world info`} checked={profile.context.includeWorldInfo} errors={at('context.includeWorldInfo')} onValue={(v) => edit((p) => void (p.context.includeWorldInfo = v))} />
+                <CheckboxField path="context.includeHiddenMessages" label={t`Let the chat tools read hidden messages`} checked={profile.context.includeHiddenMessages === true} errors={at('context.includeHiddenMessages')} onValue={(v) => edit((p) => void (p.context.includeHiddenMessages = v))} />
                 <CheckboxField
                     path="lore.editOtherBooks"
                     label={t`Lore proposals may change the other lorebooks in scope (not only the chat's own)`}

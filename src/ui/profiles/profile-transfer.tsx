@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import type { Profile } from '../../contract/profile';
 import type { ImportResult } from '../../contract/profile-migrations';
 import { t } from '../../i18n/t';
 import { services } from '../services';
@@ -8,6 +7,7 @@ import { profileData, refreshProfiles } from './profile-data';
 import { sameProfile } from './profile-draft';
 
 const EXPORT_FILE_NAME = 'tavern-agent-profiles.json';
+const PROFILE_IMPORT_MAX_BYTES = 1024 * 1024;
 
 type ImportErrors = Extract<ImportResult, { ok: false }>['errors'];
 
@@ -18,7 +18,8 @@ function describeImportError(error: ImportErrors[number]): string {
 
 /**
  * Import and export as JSON files. An import is all or nothing (the worker checks every profile first); a
- * built-in imported exactly as shipped clears the user's copy instead of storing a duplicate of it.
+ * built-in imported exactly as shipped clears the user's copy instead of storing a duplicate of it, a
+ * changed one is refused (built-in ids are reserved), and replacing a profile of the user's asks first.
  */
 export function ProfileTransfer({ onImported, onNotice }: { onImported(ids: string[]): void; onNotice(text: string): void }) {
     const [errors, setErrors] = useState<ImportErrors>([]);
@@ -27,19 +28,40 @@ export function ProfileTransfer({ onImported, onNotice }: { onImported(ids: stri
     const importFile = async (file: File) => {
         setBusy(true);
         try {
+            if (file.size > PROFILE_IMPORT_MAX_BYTES) {
+                setErrors([{ profile: '', path: '', message: t`The file is too large (over 1 MiB).` }]);
+                return;
+            }
             const text = await file.text();
             const result = await (await services().engine()).importProfiles(text);
             if (!result.ok) {
                 setErrors(result.errors);
                 return;
             }
-            setErrors([]);
             const pristine = profileData.value?.pristine ?? [];
-            const changed: Profile[] = [];
+            // Built-in ids are reserved: one imported as shipped is a no-op, a changed one is refused whole.
+            const reserved = result.profiles.filter((profile) => {
+                const shipped = pristine.find((item) => item.id === profile.id);
+                return shipped !== undefined && !sameProfile(shipped, profile);
+            });
+            if (reserved.length) {
+                setErrors(reserved.map((profile) => ({ profile: profile.id, path: 'id', message: t`This id belongs to a built-in profile; give the profile another id and import it again.` })));
+                return;
+            }
+            setErrors([]);
+            const changed = result.profiles.filter((profile) => !pristine.some((item) => item.id === profile.id));
+            const listings = profileData.value?.listings ?? [];
+            const replaced = changed.filter((profile) => {
+                const existing = listings.find((listing) => listing.id === profile.id && !listing.builtIn);
+                return existing !== undefined && !(existing.profile && sameProfile(existing.profile, profile));
+            });
+            if (replaced.length && !(await services().confirm(`${t`Replace your profiles with the imported ones of the same id?`} ${replaced.map((profile) => profile.id).join(', ')}`))) {
+                onNotice(t`Nothing was imported.`);
+                return;
+            }
             for (const profile of result.profiles) {
                 const shipped = pristine.find((item) => item.id === profile.id);
-                if (shipped && sameProfile(shipped, profile)) services().profiles.remove(profile.id);
-                else changed.push(profile);
+                if (shipped) services().profiles.remove(profile.id);
             }
             services().profiles.save(changed);
             await refreshProfiles();

@@ -1,3 +1,4 @@
+import { ErrorBoundary } from '../error-boundary';
 import { useEffect, useState } from 'preact/hooks';
 import type { RunRecord } from '../../contract/records';
 import { t } from '../../i18n/t';
@@ -128,14 +129,18 @@ export function RunHistory() {
             {chatId !== null && state.runs.length === 0 && !state.loading ? <p class="tavern-agent__muted">{t`No runs in this chat yet.`}</p> : null}
             <ul class="tavern-agent__history-list" aria-label={t`Runs of this chat`}>
                 {state.runs.map((record) => (
-                    <HistoryItem key={record.runId} record={record} imported={false} />
+                    <ErrorBoundary key={record.runId} label={t`this run`}>
+                        <HistoryItem record={record} imported={false} />
+                    </ErrorBoundary>
                 ))}
             </ul>
             <h5>{t`Imported runs`}</h5>
             <ImportButton />
             <ul class="tavern-agent__history-list" aria-label={t`Imported runs`}>
                 {state.imported.map((record) => (
-                    <HistoryItem key={record.runId} record={record} imported />
+                    <ErrorBoundary key={record.runId} label={t`this run`}>
+                        <HistoryItem record={record} imported />
+                    </ErrorBoundary>
                 ))}
             </ul>
         </details>

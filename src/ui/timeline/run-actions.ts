@@ -6,6 +6,9 @@ import type { RunSummary } from './rows';
 import { forgetRun, openRun, refreshHistory, refreshViewed } from './run-store';
 import { shortId } from './format';
 
+/** The largest run export the panel reads (the worker checks the text again). */
+const RUN_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
+
 /** What the timeline's buttons do. Failures are told in a toast; nothing here throws at the user. */
 
 function warn(message: string, title?: string): void {
@@ -110,6 +113,9 @@ export async function putVersionInChat(summary: RunSummary, seq: number): Promis
 }
 
 export async function exportRunFile(runId: string): Promise<void> {
+    // The export is the whole run: whoever gets the file can read everything the agent was given.
+    const warning = t`This file holds everything the run was given: the prompt, the character card, your persona and the chat, with the agent's files. Share it only with people who may read all of that. Export?`;
+    if (!(await services().confirm(warning))) return;
     const result = await (await services().engine()).exportRun(runId);
     if (!result.ok) {
         warn(`${result.error.message} (${result.error.code})`, t`Export failed`);
@@ -120,6 +126,7 @@ export async function exportRunFile(runId: string): Promise<void> {
 
 /** Stores an exported run read-only and shows it. Returns an error message, or null when it worked. */
 export async function importRunFile(file: File): Promise<string | null> {
+    if (file.size > RUN_IMPORT_MAX_BYTES) return t`This file is too large to import (over 50 MiB).`;
     const result = await (await services().engine()).importRun(await file.text());
     if (!result.ok) return `${result.error.message} (${result.error.code})`;
     await refreshHistory();
