@@ -7,6 +7,7 @@ import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor'
 import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
 import { confirmAction, toasts } from './host/popup';
 import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
+import { onPanelSettingsChange, panelSettings, updatePanelSettings } from './host/panel-settings';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
 import { hostSkills } from './host/skills/host-skills';
@@ -19,7 +20,7 @@ import { activeRun, cancelActiveRun, createRunTakeover } from './host/run-contro
 import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';
 import type { PanelServices } from './ui/services';
-import { chatStatus, engineState, savingAgentMode } from './ui/state';
+import { chatStatus, engineState, panelSettingsState, savingAgentMode } from './ui/state';
 
 /*
  * The one place where the host (SillyTavern's side: src/host/) and the panel (src/ui/) meet; neither imports
@@ -76,6 +77,7 @@ const panelServices: PanelServices = {
     toast: toasts,
     skills: hostSkills,
     skillOwners,
+    settings: { update: (change) => void updatePanelSettings(change) },
 };
 
 let started = false;
@@ -89,11 +91,17 @@ function start(): void {
     onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
     watchSkillOffers(hostSkills);
+    panelSettingsState.value = panelSettings();
+    onPanelSettingsChange((settings) => {
+        panelSettingsState.value = settings;
+        refreshChatStatus(); // the default profile shows in chats that never chose one
+    });
     mountPanel(
         {
             setAgentMode: (enabled) => void switchAgentMode(enabled),
             stopRun: () => void cancelActiveRun('Stopped from the panel.'),
             close: closePanel,
+            updateSettings: (change) => void updatePanelSettings(change),
         },
         panelServices,
         () => void checkEngineHealth().catch(() => undefined), // the panel shows the failure

@@ -1,4 +1,5 @@
 import type { ConnectionProfile } from '../contract/connection-profile';
+import type { PanelSettings } from '../contract/panel-settings';
 import type { Result } from '../contract/result';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
@@ -65,6 +66,8 @@ export interface PanelServices {
     skills?: SkillsService;
     /** The open character and selected preset, as skill scopes the manager can target. */
     skillOwners?(): SkillOwners;
+    /** Saves a change of the panel's settings (panelSettingsState follows); without it changes last the page. */
+    settings?: { update(change: Partial<PanelSettings>): void };
     toast: {
         info(message: string, title?: string): void;
         success(message: string, title?: string): void;
