@@ -36,9 +36,9 @@ function RunSkills({ skills }: { skills: NonNullable<RunSummary['skills']> }) {
     );
 }
 
-function Stat({ icon, label, value }: { icon: string; label: string; value: string }) {
+function Stat({ icon, label, value, name }: { icon: string; label: string; value: string; name: string }) {
     return (
-        <span class="tavern-agent__stat" title={label}>
+        <span class="tavern-agent__stat" title={label} data-stat={name}>
             <span class={`fa-solid ${icon} fa-fw`} aria-hidden="true" />
             <span class="tavern-agent__visually-hidden">{label}: </span>
             {value}
@@ -70,11 +70,11 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                     {summary.profileId ? <code class="tavern-agent__code tavern-agent__run-profile">{summary.profileId}</code> : null}
                 </span>
                 <span class="tavern-agent__run-stats">
-                    <Stat icon="fa-stopwatch" label={t`Elapsed`} value={formatDuration(elapsed) || '0 ms'} />
-                    <Stat icon="fa-arrow-up" label={t`Tokens sent`} value={formatCount(summary.tokensIn)} />
-                    <Stat icon="fa-arrow-down" label={t`Tokens received`} value={formatCount(summary.tokensOut)} />
-                    <Stat icon="fa-comments" label={t`Model turns`} value={String(summary.rounds)} />
-                    <Stat icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
+                    <Stat name="elapsed" icon="fa-stopwatch" label={t`Elapsed`} value={formatDuration(elapsed) || '0 ms'} />
+                    <Stat name="tokens-in" icon="fa-arrow-up" label={t`Tokens sent`} value={formatCount(summary.tokensIn)} />
+                    <Stat name="tokens-out" icon="fa-arrow-down" label={t`Tokens received`} value={formatCount(summary.tokensOut)} />
+                    <Stat name="rounds" icon="fa-comments" label={t`Model turns`} value={String(summary.rounds)} />
+                    <Stat name="calls" icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
                 </span>
                 <span class="tavern-agent__muted tavern-agent__run-id" title={`${summary.runId}${summary.startedAt ? ` · ${formatTime(summary.startedAt)}` : ''}`}>
                     #{shortId(summary.runId)}
@@ -85,7 +85,6 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                     <span class="fa-solid fa-people-arrows fa-fw" aria-hidden="true" /> {t`Sub-agents:`} {taskCountsText(summary)}
                 </p>
             ) : null}
-            {summary.skills ? <RunSkills skills={summary.skills} /> : null}
             {summary.error ? (
                 <p class="tavern-agent__error" role="alert">
                     {summary.error.message} <code class="tavern-agent__code">{summary.error.code}</code>
@@ -123,6 +122,8 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                         <span class="fa-solid fa-file-export" aria-hidden="true" /> {t`Export`}
                     </button>
                 ) : null}
+                {/* Last in the toolbar row (it takes the whole row when opened): one line less in the header. */}
+                {summary.skills ? <RunSkills skills={summary.skills} /> : null}
             </div>
         </div>
     );
