@@ -54,6 +54,22 @@ function openRows(page: Page): Promise<number> {
     );
 }
 
+/** SillyTavern's settings saved now, not debounced: the browser context closes right after. */
+async function saveSettingsNow(page: Page): Promise<void> {
+    await page.evaluate(async () => {
+        const script = (await import(/* @vite-ignore */ '/script.js' as string)) as { saveSettings(): Promise<void> };
+        await script.saveSettings();
+    });
+}
+
+/** Settings are per SillyTavern user, so they outlive a browser context: each test that changes them puts them back. */
+async function resetPanelSettings(page: Page): Promise<void> {
+    await page.evaluate(() => {
+        delete (SillyTavern!.getContext().extensionSettings as Record<string, unknown>).tavern_agent_panel;
+    });
+    await saveSettingsNow(page);
+}
+
 test('the panel opens over the character drawer and closes it, an ST drawer closes the panel, and a pinned character list stays under it', async () => {
     const { page, pageErrors } = await session.open(DESKTOP);
     await waitForExtension(page);
@@ -87,6 +103,7 @@ test('the panel opens over the character drawer and closes it, an ST drawer clos
     assert.ok(await onTopAt(page, '#right-nav-panel', '#right-nav-panel'), 'the pinned list is seen again');
     await page.click('label[for="rm_button_panel_pin"]'); // the pin is kept per user: leave it as found
     await page.locator('#right-nav-panel.pinnedOpen').waitFor({ state: 'detached' });
+    await saveSettingsNow(page); // else the pinned list reopens in the next tests' pages
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });
@@ -152,16 +169,6 @@ test('a run shows its turn and tool by Send; after Stop, and after a reload, no 
     assert.equal(await page.locator('.tavern-agent__event[data-kind="model"][data-status="stopped"]').count(), 1);
     await page.context().close();
 });
-
-/** Settings are per SillyTavern user, so they outlive a browser context: each test that changes them puts them back. */
-async function resetPanelSettings(page: Page): Promise<void> {
-    await page.evaluate(async () => {
-        delete (SillyTavern!.getContext().extensionSettings as Record<string, unknown>).tavern_agent_panel;
-        // Saved now, not debounced: the browser context closes right after.
-        const script = (await import(/* @vite-ignore */ '/script.js' as string)) as { saveSettings(): Promise<void> };
-        await script.saveSettings();
-    });
-}
 
 test('the panel width is dragged, saved in the extension settings, shown in the Extensions drawer and kept after a reload', async (t) => {
     const page = await openAgentChat(session, { panel: true });
