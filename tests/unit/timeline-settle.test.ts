@@ -29,7 +29,7 @@ function openRun(): JournalEvent[] {
 const open = (model: TimelineModel) =>
     model.rows.filter((row) => (row.kind === 'model' || row.kind === 'tool') && (row.status === 'running' || row.status === 'pending')).map((row) => row.key);
 
-test('the end state in the journal settles every open row (stopped mid-call)', () => {
+test('the outcome of a run stopped mid-call settles every open row', () => {
     const model = new TimelineModel('r1');
     const events = openRun();
     model.apply(events);
@@ -37,10 +37,34 @@ test('the end state in the journal settles every open row (stopped mid-call)', (
     const e = journal();
     const tail = [e('run-cancel', { reason: 'Stopped by the user.' }), e('run-state', { from: 'running', to: 'cancelled' })].map((event, i) => ({ ...event, seq: events.length + i }));
     model.apply(tail);
+    model.applyOutcome({ state: 'cancelled', messageId: null, error: { code: 'run.cancelled', message: 'Stopped.' } }, 3000);
     assert.deepEqual(open(model), []);
     assert.deepEqual(
         model.rows.filter((row) => row.kind === 'tool').map((row) => row.kind === 'tool' && row.status),
         ['stopped', 'stopped'],
+    );
+});
+
+test('a call announced before the journal says completed still gets its own row when it starts (finish after commit)', () => {
+    const model = new TimelineModel('r1');
+    const e = journal();
+    model.apply([
+        e('run-create', { chatKey: 'k', chatId: 'c', profileId: 'writer', generationType: 'normal', foreground: true }),
+        e('model-request', { round: 1, messageCount: 3, tools: [], wrapUp: false }),
+        e('model-response', {
+            round: 1, durationMs: 10, usage: { input: 1, output: 1 }, text: '', reasoning: '',
+            toolCalls: [{ id: 'call_0', name: 'workspace_commit' }, { id: 'call_1', name: 'workspace_finish' }], finishReason: 'tool_calls', stored: null,
+        }),
+        e('tool-call-start', { callId: 'call-0001', providerCallId: 'call_0', name: 'workspace_commit', canonical: 'workspace.commit', argsPath: 'a' }),
+        e('tool-call-complete', { callId: 'call-0001', name: 'workspace_commit', durationMs: 1, summary: 'Committed', resultPath: 'r' }),
+        e('run-state', { from: 'finishing', to: 'completed' }),
+        e('tool-call-start', { callId: 'call-0002', providerCallId: 'call_1', name: 'workspace_finish', canonical: 'workspace.finish', argsPath: 'b' }),
+        e('tool-call-complete', { callId: 'call-0002', name: 'workspace_finish', durationMs: 1, summary: 'Finished', resultPath: 'r2' }),
+    ]);
+    model.applyOutcome({ state: 'completed', messageId: 1, error: null }, 3000);
+    assert.deepEqual(
+        model.rows.filter((row) => row.kind === 'tool').map((row) => row.kind === 'tool' && `${row.canonical}=${row.status}`),
+        ['workspace.commit=completed', 'workspace.finish=completed'],
     );
 });
 

@@ -122,6 +122,7 @@ export class TimelineModel {
      * Once the run is over nothing of it is still going: a model turn without its answer and a call that never
      * finished (or never started) become `stopped`, in nested timelines too. The journal of a stopped, failed
      * or interrupted run (a reload in the middle) ends with such open rows; they must not spin forever.
+     * Called when the run's outcome is known (live) or its record is read (stored), after its last event.
      */
     settleOpenRows(): void {
         for (let i = 0; i < this.rows.length; i++) {
@@ -156,10 +157,9 @@ export class TimelineModel {
             case 'run-state': {
                 const p = payload as Payload<'run-state'>;
                 s.state = p.to;
-                if (END_STATES.has(p.to)) {
-                    s.endedAt = event.at;
-                    this.settleOpenRows();
-                }
+                // Not settled here: the engine journals `completed` before the calls left in the last turn
+                // (workspace.finish after a commit) start. The outcome and the stored record settle rows.
+                if (END_STATES.has(p.to)) s.endedAt = event.at;
                 break;
             }
             case 'model-request': {
