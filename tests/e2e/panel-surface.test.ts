@@ -262,7 +262,7 @@ test('screenshots at 1280 and 390 px, dark and light: one-line run header, the p
         // No named inner functions in page callbacks (tsx's keepNames would wrap them in a missing __name).
         const facts = await page.evaluate(() => {
             const line = document.querySelector('.tavern-agent__run-line')!;
-            const tops = [...line.querySelectorAll('.tavern-agent__badge, .tavern-agent__stat')].filter((el) => (el as HTMLElement).offsetParent).map((el) => Math.round((el.getBoundingClientRect().top + el.getBoundingClientRect().bottom) / 2));
+            const tops = [...line.querySelectorAll('.tavern-agent__badge, .tavern-agent__stat')].filter((el) => (el as HTMLElement).offsetParent && el.getBoundingClientRect().top < line.getBoundingClientRect().bottom).map((el) => Math.round((el.getBoundingClientRect().top + el.getBoundingClientRect().bottom) / 2));
             const holder = document.getElementById('top-settings-holder')!;
             const icons = [...holder.querySelectorAll(':scope > .drawer')].map((el) => el.getBoundingClientRect());
             return {
