@@ -59,7 +59,7 @@ async function scrollThrough(page: Page): Promise<{ intervals: number[]; frames:
     return page.evaluate(
         ({ step, limit }) =>
             new Promise((resolve) => {
-                const scroller = document.querySelector('#tavern_agent_panel_root .tavern-agent__timeline-scroll') as HTMLElement;
+                const scroller = document.querySelector('#tavern_agent_panel_root .tavern-agent__scroll') as HTMLElement;
                 scroller.scrollTop = 0;
                 const intervals: number[] = [];
                 const keys = new Set<string>();

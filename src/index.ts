@@ -10,6 +10,7 @@ import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor'
 import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
 import { confirmAction, toasts } from './host/popup';
 import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
+import { onPanelSettingsChange, panelSettings, updatePanelSettings } from './host/panel-settings';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
 import { createRunApi } from './host/run-api';
@@ -28,7 +29,7 @@ import { onEngineCrash } from './host/worker-client';
 import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';
 import type { PanelServices } from './ui/services';
-import { chatStatus, engineState, savingAgentMode } from './ui/state';
+import { chatStatus, engineState, panelSettingsState, savingAgentMode } from './ui/state';
 
 /*
  * The one place where the host (SillyTavern's side: src/host/) and the panel (src/ui/) meet; neither imports
@@ -92,6 +93,7 @@ const panelServices: PanelServices = {
     lore: { accept: acceptLoreProposal, discard: discardLoreProposal },
     extTools: { registered: registeredExtTools, decide: decideExtToolCall },
     storage: { retention: retentionSettings, saveRetention: saveRetentionSettings, persist: requestPersistentStorage },
+    settings: { update: (change) => void updatePanelSettings(change) },
 };
 
 let started = false;
@@ -109,11 +111,17 @@ function start(): void {
     void watchOtherTabs(liveFeed, (runId) => activeRun()?.runId === runId, refreshChatStatus).catch(() => undefined);
     onEngineCrash(() => refreshChatStatus());
     onExtToolApprovals((pending) => (extToolApprovals.value = pending));
+    panelSettingsState.value = panelSettings();
+    onPanelSettingsChange((settings) => {
+        panelSettingsState.value = settings;
+        refreshChatStatus(); // the default profile shows in chats that never chose one
+    });
     mountPanel(
         {
             setAgentMode: (enabled) => void switchAgentMode(enabled),
             stopRun: () => void cancelActiveRun('Stopped from the panel.'),
             close: closePanel,
+            updateSettings: (change) => void updatePanelSettings(change),
         },
         panelServices,
         () => void checkEngineHealth().catch(() => undefined), // the panel shows the failure

@@ -1,5 +1,6 @@
 import { CHAT_METADATA_KEY, ChatAgentStateSchema, readChatAgentState, type AgentStatus, type ChatAgentState } from '../contract/agent-mode';
 import { fail, ok, type Result } from '../contract/result';
+import { panelSettings } from './panel-settings';
 import { stContext } from './st-context';
 
 /** The open chat's file id, or null on SillyTavern's welcome screen (no character or group chat open). */
@@ -10,7 +11,11 @@ function currentChatId(): string | null {
 }
 
 export function currentChatAgentState(): ChatAgentState {
-    return readChatAgentState(currentChatId() ? stContext().chatMetadata : undefined);
+    const metadata = currentChatId() ? stContext().chatMetadata : undefined;
+    const state = readChatAgentState(metadata);
+    // A chat that never stored a choice runs with the user's default profile for new chats (Extensions
+    // drawer); the first change of its state stores that profile with it, so a later default leaves it be.
+    return metadata?.[CHAT_METADATA_KEY] === undefined ? { ...state, profileId: panelSettings().defaultProfileId } : state;
 }
 
 export function agentStatus(run: AgentStatus['run'] = null): AgentStatus {

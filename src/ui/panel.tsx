@@ -1,18 +1,24 @@
+import { useSignal } from '@preact/signals';
+import { useRef } from 'preact/hooks';
+import type { PanelSettings } from '../contract/panel-settings';
 import { t } from '../i18n/t';
 import { ProfilesSection } from './profiles/profile-editor';
 import { ProfilePicker } from './profiles/profile-picker';
+import { ResizeHandle } from './resize-handle';
 import { RunView } from './run-view';
 import { GuidanceInput } from './guidance-input';
 import { services } from './services';
 import { SkillsSection } from './skills/skills-section';
 import { ErrorBoundary } from './error-boundary';
 import { StorageSection } from './storage/storage-section';
-import { chatStatus, engineState, panelOpen, savingAgentMode } from './state';
+import { chatStatus, engineState, panelOpen, panelSettingsState, savingAgentMode } from './state';
 
 export interface PanelActions {
     setAgentMode(enabled: boolean): void;
     stopRun(): void;
     close(): void;
+    /** Saves a change of the panel's settings (its dragged width); optional so older wirings still build. */
+    updateSettings?(change: Partial<PanelSettings>): void;
 }
 
 function EngineLine() {
@@ -72,14 +78,30 @@ function SkillsPart() {
 }
 
 export function Panel({ actions }: { actions: PanelActions }) {
+    const element = useRef<HTMLElement>(null);
+    /** The width while the edge is dragged (the saved one takes over when the drag ends). */
+    const dragged = useSignal<number | null>(null);
     if (!panelOpen.value) return null;
     const status = chatStatus.value;
+    const width = dragged.value ?? panelSettingsState.value.panelWidth;
     return (
         <aside
+            ref={element}
             class="tavern-agent"
             aria-label={t`Tavern Agent`}
             data-agent-mode={status.enabled ? 'on' : 'off'}
+            data-width={width ?? 'auto'}
+            style={width === null ? undefined : { '--tavern-agent-width': `${width}px` }}
         >
+            <ResizeHandle
+                panel={() => element.current}
+                onDrag={(next) => (dragged.value = next)}
+                onCommit={(next) => {
+                    panelSettingsState.value = { ...panelSettingsState.value, panelWidth: next };
+                    dragged.value = null;
+                    actions.updateSettings?.({ panelWidth: next });
+                }}
+            />
             <header class="tavern-agent__header">
                 <span class="fa-solid fa-robot" aria-hidden="true" />
                 <h3 class="tavern-agent__title">{t`Tavern Agent`}</h3>
@@ -91,33 +113,36 @@ export function Panel({ actions }: { actions: PanelActions }) {
                     onClick={actions.close}
                 />
             </header>
-            <AgentModeSwitch actions={actions} />
-            <section class="tavern-agent__section tavern-agent__runs" aria-live="polite">
-                <div class="tavern-agent__runs-header">
-                    <h4>{t`Runs`}</h4>
-                    {status.run ? (
-                        <button type="button" class="menu_button tavern-agent__stop" onClick={actions.stopRun}>
-                            <span class="fa-solid fa-stop" aria-hidden="true" /> {t`Stop`}
-                        </button>
-                    ) : null}
-                </div>
-                {status.run ? <GuidanceInput /> : null}
-                <ErrorBoundary label={t`the run timeline`}>
-                    <RunView />
+            {/* The panel's one scroll container: header and edge stay, everything else scrolls here. */}
+            <div class="tavern-agent__scroll">
+                <AgentModeSwitch actions={actions} />
+                <section class="tavern-agent__section tavern-agent__runs" aria-live="polite">
+                    <div class="tavern-agent__runs-header">
+                        <h4>{t`Runs`}</h4>
+                        {status.run ? (
+                            <button type="button" class="menu_button tavern-agent__stop" onClick={actions.stopRun}>
+                                <span class="fa-solid fa-stop" aria-hidden="true" /> {t`Stop`}
+                            </button>
+                        ) : null}
+                    </div>
+                    {status.run ? <GuidanceInput /> : null}
+                    <ErrorBoundary label={t`the run timeline`}>
+                        <RunView />
+                    </ErrorBoundary>
+                </section>
+                <ErrorBoundary label={t`the Profiles section`}>
+                    <ProfilesSection />
                 </ErrorBoundary>
-            </section>
-            <ErrorBoundary label={t`the Profiles section`}>
-                <ProfilesSection />
-            </ErrorBoundary>
-            <ErrorBoundary label={t`the Skills section`}>
-                <SkillsPart />
-            </ErrorBoundary>
-            <ErrorBoundary label={t`the Storage section`}>
-                <StorageSection />
-            </ErrorBoundary>
-            <footer class="tavern-agent__footer">
-                <EngineLine />
-            </footer>
+                <ErrorBoundary label={t`the Skills section`}>
+                    <SkillsPart />
+                </ErrorBoundary>
+                <ErrorBoundary label={t`the Storage section`}>
+                    <StorageSection />
+                </ErrorBoundary>
+                <footer class="tavern-agent__footer">
+                    <EngineLine />
+                </footer>
+            </div>
         </aside>
     );
 }

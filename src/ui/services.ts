@@ -1,5 +1,6 @@
 import type { ConnectionProfile } from '../contract/connection-profile';
 import type { ConnectionProtocol } from '../contract/text-protocol/source';
+import type { PanelSettings } from '../contract/panel-settings';
 import type { Result } from '../contract/result';
 import type { RunOutcome } from '../contract/run-input';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
@@ -98,6 +99,8 @@ export interface PanelServices {
     };
     /** Other extensions' tools: what is registered now, and the user's answer to a call waiting for approval. */
     extTools?: { registered(): Promise<ExtToolSpec[]>; decide(id: string, approved: boolean): void };
+    /** Saves a change of the panel's settings (panelSettingsState follows); without it changes last the page. */
+    settings?: { update(change: Partial<PanelSettings>): void };
     toast: {
         info(message: string, title?: string): void;
         success(message: string, title?: string): void;

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import type { AgentStatus } from '../contract/agent-mode';
+import { readPanelSettings, type PanelSettings } from '../contract/panel-settings';
 import type { HealthReport } from '../contract/wire';
 
 /**
@@ -22,3 +23,6 @@ export const engineState = signal<EngineState>({ phase: 'idle' });
 /** True while a switch change is being saved, so a double click cannot race the chat save. */
 export const savingAgentMode = signal(false);
 
+
+/** The user's panel settings (Extensions drawer, dragged width): the host's, mirrored by src/index.ts. */
+export const panelSettingsState = signal<PanelSettings>(readPanelSettings(undefined));

@@ -94,7 +94,7 @@ async function shoot(page: Page, viewport: { width: number; height: number }, fi
     await page.evaluate(() => document.querySelectorAll('#toast-container').forEach((toasts) => toasts.remove()));
     await page.locator('.tavern-agent__run').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.locator('.tavern-agent__task').first().evaluate((el) => {
-        const scroller = el.closest('.tavern-agent__timeline-scroll')!;
+        const scroller = el.closest('.tavern-agent__scroll')!;
         scroller.scrollTop += el.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 60;
     });
     const wide = await page.$$eval('aside.tavern-agent *', (elements) =>

@@ -62,7 +62,7 @@ interface ShownRow {
 
 /** The top-level rows the timeline draws, in order. */
 function shownRows(page: Page): Promise<ShownRow[]> {
-    return page.$$eval('.tavern-agent__run .tavern-agent__timeline-scroll > ol > li > .tavern-agent__event', (rows) =>
+    return page.$$eval('.tavern-agent__run .tavern-agent__timeline-frame > ol > li > .tavern-agent__event', (rows) =>
         rows.map((row) => ({
             key: row.getAttribute('data-row-key') ?? '',
             kind: row.getAttribute('data-kind') ?? '',
@@ -162,7 +162,7 @@ test('a patch shows its diff, and restoring a checkpoint brings the old text bac
     await write.locator('[data-action="restore"]').click();
     await page.locator('#toast-container', { hasText: "The checkpoint's text is the file's current version again, in the run's workspace." }).waitFor();
     // The restore is journaled: its row arrives at the end of the (virtualized) list.
-    await page.locator('.tavern-agent__timeline-scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await page.locator('aside.tavern-agent .tavern-agent__scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await row(page, 'Checkpoint restored').waitFor();
     await page.locator('.tavern-agent__run-files > summary').click();
     await page.locator('.tavern-agent__file[data-path="output/main.md"] button.tavern-agent__link').click();
@@ -264,12 +264,12 @@ test('an imported run of 5,000 events opens, draws only the rows in view while s
     assert.equal(long.events, 5000);
     await page.setInputFiles('#tavern_agent_run_import', { name: 'long-run.json', mimeType: 'application/json', buffer: Buffer.from(long.text) });
     await page.locator(`.tavern-agent__run[data-source="imported"] li[aria-setsize="${long.rows}"]`).first().waitFor({ timeout: 20_000 });
-    const drawn = await page.locator('.tavern-agent__timeline-scroll > ol > li').count();
+    const drawn = await page.locator('.tavern-agent__timeline-frame > ol > li').count();
     assert.ok(drawn > 5 && drawn < 80, `only the rows in view are drawn (${drawn} of ${long.rows})`);
 
     // Scroll through a third of it in steps, each step until the frame after it is painted.
     const positions = await page.evaluate(async () => {
-        const scroller = document.querySelector<HTMLElement>('.tavern-agent__timeline-scroll')!;
+        const scroller = document.querySelector<HTMLElement>('aside.tavern-agent .tavern-agent__scroll')!;
         const firstDrawn: number[] = [];
         for (let step = 0; step < 60; step += 1) {
             scroller.scrollTop += 700;
@@ -279,10 +279,10 @@ test('an imported run of 5,000 events opens, draws only the rows in view while s
         return firstDrawn;
     });
     assert.ok(positions.at(-1)! > positions[0]!, `the drawn rows follow the scroll (first drawn row ${positions[0]} → ${positions.at(-1)})`);
-    assert.ok(await page.locator('.tavern-agent__timeline-scroll > ol > li').count() < 80, 'still only the rows in view');
+    assert.ok(await page.locator('.tavern-agent__timeline-frame > ol > li').count() < 80, 'still only the rows in view');
 
     // The end of the run, by keyboard: End on a focused row goes to the last row.
-    await page.locator('.tavern-agent__timeline-scroll .tavern-agent__row-toggle').first().focus();
+    await page.locator('.tavern-agent__timeline-frame .tavern-agent__row-toggle').first().focus();
     await page.keyboard.press('End');
     await page.waitForFunction((n) => document.activeElement?.closest('li')?.getAttribute('aria-posinset') === String(n), long.rows);
     assert.match(await page.evaluate(() => document.activeElement?.textContent ?? ''), /Finished/);
@@ -342,7 +342,7 @@ test('screenshots: desktop and 390 px, in a dark and a light theme', async () =>
         await page.locator('.tavern-agent__run').evaluate((el) => el.scrollIntoView({ block: 'start' }));
         // The opened patch row, its diff in view inside the timeline.
         await page.locator('.tavern-agent__event--open').first().evaluate((el) => {
-            const scroller = el.closest('.tavern-agent__timeline-scroll')!;
+            const scroller = el.closest('.tavern-agent__scroll')!;
             scroller.scrollTop += el.getBoundingClientRect().top - scroller.getBoundingClientRect().top - 40;
         });
         const panel = page.locator('aside.tavern-agent');

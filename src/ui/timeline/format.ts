@@ -71,6 +71,8 @@ export function callStatusLabel(status: string): string {
             return t`completed`;
         case 'error':
             return t`error`;
+        case 'stopped':
+            return t`stopped`;
         default:
             return status;
     }

@@ -126,3 +126,14 @@ export function scrollToReveal(index: HeightIndex, row: number, scrollTop: numbe
     if (bottom > scrollTop + viewport) return Math.max(0, bottom - viewport);
     return null;
 }
+
+/**
+ * The part of a list in view when the list scrolls with the page around it (one scroll container for the
+ * whole panel): `listTop` is where the list starts in the scroller's content. Returns the window in the
+ * list's own coordinates (0 = the list's top), empty when the list is out of view.
+ */
+export function viewportInList(scrollTop: number, viewport: number, listTop: number): { top: number; height: number } {
+    const top = Math.max(0, scrollTop - listTop);
+    const bottom = scrollTop + viewport - listTop;
+    return { top, height: Math.max(0, bottom - top) };
+}

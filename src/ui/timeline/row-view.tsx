@@ -92,7 +92,7 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
     }
 }
 
-const STATUS_ICONS = { pending: 'fa-clock', running: 'fa-spinner fa-spin', completed: 'fa-check', error: 'fa-triangle-exclamation' } as const;
+const STATUS_ICONS = { pending: 'fa-clock', running: 'fa-spinner fa-spin', completed: 'fa-check', error: 'fa-triangle-exclamation', stopped: 'fa-ban' } as const;
 
 function faceOf(row: TimelineRow, hasTask: boolean): Face {
     switch (row.kind) {
@@ -101,9 +101,11 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
             const detail =
                 row.status === 'running'
                     ? t`waiting for the model…`
-                    : firstLine(row.text) || row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ') || (row.reasoning ? t`(reasoning only)` : t`(no text)`);
+                    : row.status === 'stopped'
+                      ? t`no answer: the run ended first`
+                      : firstLine(row.text) || row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ') || (row.reasoning ? t`(reasoning only)` : t`(no text)`);
             return {
-                icon: row.status === 'running' ? 'fa-spinner fa-spin' : 'fa-comment-dots',
+                icon: row.status === 'running' ? 'fa-spinner fa-spin' : row.status === 'stopped' ? 'fa-ban' : 'fa-comment-dots',
                 title: `${t`Model`} #${row.round}${row.wrapUp ? ` · ${t`last turn`}` : ''}`,
                 detail,
                 tone: row.status === 'running' ? 'busy' : 'info',
@@ -121,12 +123,14 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
                     ? t`waiting to run`
                     : row.status === 'running'
                       ? t`running…`
-                      : firstLine(row.summary);
+                      : row.status === 'stopped'
+                        ? t`not finished: the run ended first`
+                        : firstLine(row.summary);
             return {
                 icon: STATUS_ICONS[row.status],
                 title: row.canonical ?? toolDisplayName(row.name),
                 detail: row.nestedCount > 0 && !hasTask ? `${detail} · ${t`nested steps:`} ${row.nestedCount}` : detail,
-                tone: row.status === 'error' ? 'error' : row.status === 'completed' ? 'ok' : 'busy',
+                tone: row.status === 'error' ? 'error' : row.status === 'completed' ? 'ok' : row.status === 'stopped' ? 'info' : 'busy',
                 meta: formatDuration(row.durationMs),
                 status: callStatusLabel(row.status),
             };

@@ -7,7 +7,8 @@ import type { SkillScope } from '../../contract/skills';
  * handed out; an update replaces it, so RowView (row-view.tsx) skips rendering while its row is the same object.
  */
 
-type CallStatus = 'pending' | 'running' | 'completed' | 'error';
+/** `stopped`: the run ended (stopped, failed, interrupted) before this call finished or even started. */
+type CallStatus = 'pending' | 'running' | 'completed' | 'error' | 'stopped';
 
 interface RowBase {
     /** Stable across updates: `m<seq>` model turn, `c<callId>` tool call, `e<seq>` anything else. */
@@ -22,7 +23,8 @@ export interface ModelRow extends RowBase {
     kind: 'model';
     round: number;
     wrapUp: boolean;
-    status: 'running' | 'completed';
+    /** `stopped`: the run ended before the model answered (no row spins once its run is over). */
+    status: 'running' | 'completed' | 'stopped';
     durationMs: number | null;
     usage: TokenUsage | null;
     text: string;

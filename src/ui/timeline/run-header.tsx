@@ -36,9 +36,9 @@ function RunSkills({ skills }: { skills: NonNullable<RunSummary['skills']> }) {
     );
 }
 
-function Stat({ icon, label, value }: { icon: string; label: string; value: string }) {
+function Stat({ icon, label, value, name }: { icon: string; label: string; value: string; name: string }) {
     return (
-        <span class="tavern-agent__stat" title={label}>
+        <span class="tavern-agent__stat" title={label} data-stat={name}>
             <span class={`fa-solid ${icon} fa-fw`} aria-hidden="true" />
             <span class="tavern-agent__visually-hidden">{label}: </span>
             {value}
@@ -59,31 +59,32 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
     const messageId = summary.messageId;
     return (
         <div class="tavern-agent__run-header">
-            <div class="tavern-agent__run-status">
-                <span class={`tavern-agent__badge tavern-agent__badge--${summary.state}`} role="status">
-                    {stateLabel(summary.state)}
+            {/* One line: what the run is and its figures; the least needed parts give way first when narrow. */}
+            <div class="tavern-agent__run-line">
+                <span class="tavern-agent__run-status">
+                    <span class={`tavern-agent__badge tavern-agent__badge--${summary.state}`} role="status">
+                        {stateLabel(summary.state)}
+                    </span>
+                    {imported ? <span class="tavern-agent__badge">{t`imported, read-only`}</span> : null}
+                    <span class="tavern-agent__muted tavern-agent__run-kind">{generationLabel(summary.generationType)}</span>
+                    {summary.profileId ? <code class="tavern-agent__code tavern-agent__run-profile">{summary.profileId}</code> : null}
                 </span>
-                {imported ? <span class="tavern-agent__badge">{t`imported, read-only`}</span> : null}
-                <span class="tavern-agent__muted">{generationLabel(summary.generationType)}</span>
-                {summary.profileId ? <code class="tavern-agent__code">{summary.profileId}</code> : null}
-                <span class="tavern-agent__muted" title={summary.runId}>
+                <span class="tavern-agent__run-stats">
+                    <Stat name="elapsed" icon="fa-stopwatch" label={t`Elapsed`} value={formatDuration(elapsed) || '0 ms'} />
+                    <Stat name="tokens-in" icon="fa-arrow-up" label={t`Tokens sent`} value={formatCount(summary.tokensIn)} />
+                    <Stat name="tokens-out" icon="fa-arrow-down" label={t`Tokens received`} value={formatCount(summary.tokensOut)} />
+                    <Stat name="rounds" icon="fa-comments" label={t`Model turns`} value={String(summary.rounds)} />
+                    <Stat name="calls" icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
+                </span>
+                <span class="tavern-agent__muted tavern-agent__run-id" title={`${summary.runId}${summary.startedAt ? ` · ${formatTime(summary.startedAt)}` : ''}`}>
                     #{shortId(summary.runId)}
                 </span>
-            </div>
-            <div class="tavern-agent__run-stats">
-                <Stat icon="fa-stopwatch" label={t`Elapsed`} value={formatDuration(elapsed) || '0 ms'} />
-                <Stat icon="fa-arrow-up" label={t`Tokens sent`} value={formatCount(summary.tokensIn)} />
-                <Stat icon="fa-arrow-down" label={t`Tokens received`} value={formatCount(summary.tokensOut)} />
-                <Stat icon="fa-comments" label={t`Model turns`} value={String(summary.rounds)} />
-                <Stat icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
-                {summary.startedAt ? <span class="tavern-agent__muted">{formatTime(summary.startedAt)}</span> : null}
             </div>
             {taskCountsText(summary) ? (
                 <p class="tavern-agent__task-counts" data-testid="task-counts">
                     <span class="fa-solid fa-people-arrows fa-fw" aria-hidden="true" /> {t`Sub-agents:`} {taskCountsText(summary)}
                 </p>
             ) : null}
-            {summary.skills ? <RunSkills skills={summary.skills} /> : null}
             {summary.error ? (
                 <p class="tavern-agent__error" role="alert">
                     {summary.error.message} <code class="tavern-agent__code">{summary.error.code}</code>
@@ -126,6 +127,8 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                         <span class="fa-solid fa-file-export" aria-hidden="true" /> {t`Export`}
                     </button>
                 ) : null}
+                {/* Last in the toolbar row (it takes the whole row when opened): one line less in the header. */}
+                {summary.skills ? <RunSkills skills={summary.skills} /> : null}
             </div>
         </div>
     );

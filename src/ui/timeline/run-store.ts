@@ -31,6 +31,35 @@ export const liveRunId = computed(() => chatStatus.value.run?.runId ?? null);
 export const expandedRows = signal<ReadonlySet<string>>(new Set());
 export const viewError = signal<string | null>(null);
 
+/** What the run going on is doing, for the Send-button badge: its model turn and the call running now. */
+export interface LiveProgress {
+    runId: string;
+    round: number;
+    /** The tool running now (canonical name), or null between calls. */
+    tool: string | null;
+    /** The model is thinking (a turn sent, no answer yet). */
+    waiting: boolean;
+}
+
+export const liveProgress = signal<LiveProgress | null>(null);
+
+/** From the end of the rows: the newest model turn and a call still running (a few rows back at most). */
+function progressOf(model: TimelineModel): LiveProgress {
+    let round = 0;
+    let tool: string | null = null;
+    let waiting = false;
+    for (let i = model.rows.length - 1; i >= 0; i--) {
+        const row = model.rows[i]!;
+        if (row.kind === 'tool' && row.status === 'running' && tool === null) tool = row.canonical ?? row.name;
+        if (row.kind === 'model') {
+            round = row.round;
+            waiting = row.status === 'running';
+            break;
+        }
+    }
+    return { runId: model.runId, round, tool, waiting };
+}
+
 interface HistoryState {
     chatKey: string | null;
     runs: RunRecord[];
@@ -74,6 +103,7 @@ export function startLive(runId: string, generationType: string, at: number): vo
     model.summary = { ...model.summary, state: 'preparing', generationType, startedAt: at };
     live = { model, source: 'live' };
     liveBackfill = null;
+    liveProgress.value = progressOf(model);
     show(live);
 }
 
@@ -99,11 +129,13 @@ export function appendLive(events: readonly JournalEvent[]): void {
     if (liveBackfill !== null) {
         liveBackfill = liveBackfill.then(() => {
             target.model.apply(events);
+            liveProgress.value = progressOf(target.model);
             if (viewedRun.value === target) bump();
         });
         return;
     }
     target.model.apply(events);
+    liveProgress.value = progressOf(target.model);
     if (viewedRun.value === target) bump();
 }
 
@@ -118,6 +150,7 @@ export function endLive(outcome: RunOutcome): void {
         live.model.applyOutcome(outcome, Date.now());
         if (viewedRun.value === live) bump();
     }
+    liveProgress.value = null;
     void refreshHistory();
 }
 

@@ -107,6 +107,7 @@ export class TimelineModel {
             startedAt: this.summary.startedAt ?? record.createdAt,
             endedAt: end ? (this.summary.endedAt ?? record.updatedAt) : null,
         };
+        if (end) this.settleOpenRows();
     }
 
     applyOutcome(outcome: { state: string; messageId: number | null; error: { code: string; message: string } | null }, at: number): void {
@@ -117,6 +118,24 @@ export class TimelineModel {
             error: outcome.error ?? this.summary.error,
             endedAt: END_STATES.has(outcome.state) ? (this.summary.endedAt ?? at) : null,
         };
+        if (END_STATES.has(outcome.state)) this.settleOpenRows();
+    }
+
+    /**
+     * Once the run is over nothing of it is still going: a model turn without its answer and a call that never
+     * finished (or never started) become `stopped`, in nested timelines too. The journal of a stopped, failed
+     * or interrupted run (a reload in the middle) ends with such open rows; they must not spin forever.
+     * Called when the run's outcome is known (live) or its record is read (stored), after its last event.
+     */
+    settleOpenRows(): void {
+        for (let i = 0; i < this.rows.length; i++) {
+            const row = this.rows[i]!;
+            if (row.kind === 'model' && row.status === 'running') this.rows[i] = { ...row, status: 'stopped' };
+            else if (row.kind === 'tool' && (row.status === 'pending' || row.status === 'running')) this.rows[i] = { ...row, status: 'stopped' };
+        }
+        for (const nested of this.nested.values()) nested.settleOpenRows();
+        this.currentCall = null;
+        this.currentModel = null;
     }
 
     private applyOne(event: JournalEvent): boolean {
@@ -144,6 +163,8 @@ export class TimelineModel {
             case 'run-state': {
                 const p = payload as Payload<'run-state'>;
                 s.state = p.to;
+                // Not settled here: the engine journals `completed` before the calls left in the last turn
+                // (workspace.finish after a commit) start. The outcome and the stored record settle rows.
                 if (END_STATES.has(p.to)) s.endedAt = event.at;
                 break;
             }

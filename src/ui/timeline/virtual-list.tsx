@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
-import { HeightIndex, scrollToReveal, visibleRange } from './height-index';
+import { HeightIndex, scrollToReveal, viewportInList, visibleRange } from './height-index';
 
 const OVERSCAN = 8;
 const ESTIMATE = 34;
@@ -37,13 +37,30 @@ function Slot({ index, count, observer, children }: { index: number; count: numb
     );
 }
 
+/** The element that scrolls the list: the nearest ancestor that scrolls (the panel), else the page. */
+function scrollParent(element: HTMLElement): HTMLElement {
+    for (let node = element.parentElement; node; node = node.parentElement) {
+        const overflow = getComputedStyle(node).overflowY;
+        if (overflow === 'auto' || overflow === 'scroll') return node;
+    }
+    return (document.scrollingElement as HTMLElement | null) ?? document.documentElement;
+}
+
+/** Where the list starts inside its scroller's content. */
+function listTopIn(list: HTMLElement, scroller: HTMLElement): number {
+    return list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+}
+
 /**
  * A list that draws only the rows in view (plus a few), whatever its length: rows keep their natural
- * height, measured once drawn; the space of the others is two spacers. Rows are reached by keyboard with
- * the arrow keys, Home/End and Page Up/Down on the focused row.
+ * height, measured once drawn; the space of the others is two spacers. It has no scroller of its own: it
+ * scrolls with the panel around it (one scroll container, no box in a box), and reads the panel's scroll
+ * position to know which rows are in view. Rows are reached by keyboard with the arrow keys, Home/End and
+ * Page Up/Down on the focused row.
  */
 export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, label, follow }: VirtualListProps<T>) {
-    const scroller = useRef<HTMLDivElement>(null);
+    const list = useRef<HTMLOListElement>(null);
+    const scroller = useRef<HTMLElement | null>(null);
     const index = useMemo(() => new HeightIndex(ESTIMATE), [listKey]);
     const estimated = useRef(false);
     const atEnd = useRef(true);
@@ -76,38 +93,54 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     );
     useEffect(() => () => observer?.disconnect(), [observer]);
 
+    /** The list's window in view, in list coordinates; also whether its end is in view. */
+    const measure = useCallback(() => {
+        const element = scroller.current;
+        const ol = list.current;
+        if (!element || !ol) return;
+        const listTop = listTopIn(ol, element);
+        atEnd.current = element.scrollTop + element.clientHeight >= listTop + ol.offsetHeight - 8;
+        const next = viewportInList(element.scrollTop, element.clientHeight, listTop);
+        setView((v) => (v.top === next.top && v.height === next.height ? v : next));
+    }, []);
+
     useEffect(() => {
         atEnd.current = true;
         estimated.current = false;
-        if (scroller.current) scroller.current.scrollTop = 0;
     }, [listKey]);
 
     useEffect(() => {
-        const element = scroller.current;
-        if (!element || typeof ResizeObserver === 'undefined') return;
-        const sizeObserver = new ResizeObserver(() => setView((v) => ({ ...v, height: element.clientHeight })));
-        sizeObserver.observe(element);
-        return () => sizeObserver.disconnect();
-    }, []);
+        const ol = list.current;
+        if (!ol) return;
+        const element = scrollParent(ol);
+        scroller.current = element;
+        // The page's own scroller reports scrolls on the window.
+        const target: HTMLElement | Window = element === document.scrollingElement ? window : element;
+        target.addEventListener('scroll', measure, { passive: true });
+        const sizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+        sizeObserver?.observe(element);
+        // Its own box too: rows measured or added change where its end is.
+        sizeObserver?.observe(ol);
+        measure();
+        return () => {
+            target.removeEventListener('scroll', measure);
+            sizeObserver?.disconnect();
+        };
+    }, [measure]);
 
-    const onScroll = useCallback(() => {
-        const element = scroller.current;
-        if (!element) return;
-        atEnd.current = element.scrollTop + element.clientHeight >= element.scrollHeight - 8;
-        setView({ top: element.scrollTop, height: element.clientHeight });
-    }, []);
-
-    // Following: after new rows (or new heights) the end stays in view.
+    // Following: after new rows (or new heights) the end of the list stays in view.
     useLayoutEffect(() => {
         const element = scroller.current;
-        if (!element) return;
-        if (follow && atEnd.current && element.scrollTop + element.clientHeight < element.scrollHeight - 1) {
-            element.scrollTop = element.scrollHeight;
-            setView({ top: element.scrollTop, height: element.clientHeight });
+        const ol = list.current;
+        if (!element || !ol) return;
+        const listEnd = listTopIn(ol, element) + ol.offsetHeight;
+        if (follow && atEnd.current && element.scrollTop + element.clientHeight < listEnd - 1) {
+            element.scrollTop = listEnd - element.clientHeight;
+            measure();
         }
         const focus = pendingFocus.current;
         if (focus !== null) {
-            const target = element.querySelector<HTMLElement>(`[data-index="${focus}"] [data-row-focus]`);
+            const target = ol.querySelector<HTMLElement>(`[data-index="${focus}"] [data-row-focus]`);
             if (target) {
                 pendingFocus.current = null;
                 target.focus({ preventScroll: true });
@@ -117,13 +150,16 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
 
     const focusRow = (row: number) => {
         const element = scroller.current;
-        if (!element || items.length === 0) return;
+        const ol = list.current;
+        if (!element || !ol || items.length === 0) return;
         const target = Math.max(0, Math.min(items.length - 1, row));
         pendingFocus.current = target;
-        const next = scrollToReveal(index, target, element.scrollTop, element.clientHeight);
-        if (next !== null) element.scrollTop = next;
+        const listTop = listTopIn(ol, element);
+        const inView = viewportInList(element.scrollTop, element.clientHeight, listTop);
+        const next = scrollToReveal(index, target, inView.top, element.clientHeight);
+        if (next !== null) element.scrollTop = next + listTop;
+        measure();
         atEnd.current = target === items.length - 1;
-        setView({ top: element.scrollTop, height: element.clientHeight });
     };
 
     const onKeyDown = (event: KeyboardEvent) => {
@@ -144,20 +180,19 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
 
     return (
         <div class="tavern-agent__timeline-frame" data-revision={revision}>
-            <div class="tavern-agent__timeline-scroll" ref={scroller} onScroll={onScroll}>
-                <ol
-                    class="tavern-agent__events"
-                    aria-label={label}
-                    style={{ paddingTop: `${range.padTop}px`, paddingBottom: `${range.padBottom}px` }}
-                    onKeyDown={onKeyDown}
-                >
-                    {shown.map((item, k) => (
-                        <Slot key={itemKey(item)} index={range.start + k} count={items.length} observer={observer}>
-                            {renderItem(item, range.start + k)}
-                        </Slot>
-                    ))}
-                </ol>
-            </div>
+            <ol
+                ref={list}
+                class="tavern-agent__events"
+                aria-label={label}
+                style={{ paddingTop: `${range.padTop}px`, paddingBottom: `${range.padBottom}px` }}
+                onKeyDown={onKeyDown}
+            >
+                {shown.map((item, k) => (
+                    <Slot key={itemKey(item)} index={range.start + k} count={items.length} observer={observer}>
+                        {renderItem(item, range.start + k)}
+                    </Slot>
+                ))}
+            </ol>
             {follow && hiddenBelow ? (
                 <button type="button" class="menu_button tavern-agent__button tavern-agent__to-latest" onClick={() => focusRow(items.length - 1)}>
                     <span class="fa-solid fa-arrow-down" aria-hidden="true" /> {t`Latest`}
