@@ -12,6 +12,7 @@ import { confirmAction, toasts } from './host/popup';
 import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
+import { installFixButtons } from './host/fix-button';
 import { createRunApi } from './host/run-api';
 import { decideExtToolCall, onExtToolApprovals, registeredExtTools } from './host/ext-tools';
 import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
@@ -99,6 +100,7 @@ function start(): void {
     started = true;
     const context = stContext();
     registerSlashCommands(createRunApi(liveFeed));
+    installFixButtons();
     onAgentModeChange(refreshChatStatus);
     onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);

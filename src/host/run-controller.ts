@@ -1,5 +1,5 @@
 import { proxy } from 'comlink';
-import type { GenerationType, RunOutcome } from '../contract/run-input';
+import type { GenerationType, RunOutcome, RunRequest } from '../contract/run-input';
 import type { ErrorCode } from '../contract/errors';
 import { fail, type Result } from '../contract/result';
 import type { RunObserver } from '../contract/run-observer';
@@ -11,7 +11,8 @@ import { routeModel } from './model-route';
 import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
-import { stContext } from './st-context';
+import { stContext, type ChatMessage } from './st-context';
+import type { FixTarget } from './fix-target';
 import { engineCrashed, getEngine } from './worker-client';
 import { createResumedCommit, findCommitted } from './find-committed';
 import { sameChat } from './snapshot';
@@ -79,6 +80,8 @@ export interface LaunchOptions {
     profileId?: string;
     /** A run a script started (TavernAgent.run, /agent run): its prompt and whether it stays in the background. */
     script?: { prompt: string; background: boolean };
+    /** A fix run (`/agent fix`, the reply's button): revises this agent reply in place, per the request. */
+    fix?: { target: FixTarget<ChatMessage>; request: string };
 }
 
 export interface LaunchedRun {
@@ -97,6 +100,11 @@ export function launchRun(options: LaunchOptions, observer: RunObserver): Launch
     const runId = context.uuidv4();
     const controller = new AbortController();
     const target: CommitTarget = { runId, identity: currentIdentity(), generationType: options.type, messageId: null, closed: false };
+    if (options.fix) {
+        // Its commits replace the fixed message itself: the commit path of a run that has committed already.
+        const { target: fixed } = options.fix;
+        Object.assign(target, { message: fixed.message, messageId: fixed.index, committedText: fixed.message.mes, fixing: { previousRunId: fixed.previousRunId, memory: fixed.memory } });
+    }
     active = { runId, state: 'preparing', controller, target };
     return { runId, outcome: driveRun(runId, options, controller, target, observer) };
 }
@@ -118,7 +126,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const route = routeModel(profile);
         const captured = await captureRunInput(runId, type, route.source, controller.signal, profile);
         const extTools = await registeredExtTools();
-        const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}) };
+        const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
         const models = createModelRequests(route, controller.signal, (delta) => observer.onModelDelta?.(delta));
         const bridge: HostBridge = {
             requestModel: models.requestModel,
@@ -153,6 +161,24 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
     }
     observer.onRunEnd(outcome);
     return outcome;
+}
+
+/**
+ * A fix run's part of the input, taken once the prompt is captured: the message's index and text as they
+ * are now (the user's edits included), which are also the baseline its first commit checks for a new edit.
+ */
+function fixInput(options: LaunchOptions, target: CommitTarget): { fix?: NonNullable<RunRequest['fix']> } {
+    if (!options.fix || !target.message) return {};
+    const messageIndex = stContext().chat.indexOf(target.message);
+    if (messageIndex < 0) throw new SnapshotError('run.fix_message_not_found', 'The reply to fix is no longer in the open chat.');
+    target.messageId = messageIndex;
+    target.committedText = target.message.mes;
+    return { fix: { messageIndex, text: target.message.mes, request: options.fix.request } };
+}
+
+/** The panel's live feed (set once the takeover is created): commands and buttons report their runs to it. */
+export function defaultRunObserver(): RunObserver | null {
+    return defaultObserver;
 }
 
 /**
