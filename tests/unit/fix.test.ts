@@ -29,7 +29,8 @@ describe('the reply a fix revises', () => {
     });
 
     it('is refused for a user message, a reply no agent wrote, a hidden message, or no such id', () => {
-        assert.equal(resolveFixTarget(chat, 1).ok ? null : resolveFixTarget(chat, 1).error.code, 'run.fix_not_agent_reply');
+        const own = resolveFixTarget(chat, 1);
+        assert.ok(!own.ok && own.error.code === 'run.fix_not_agent_reply');
         const normal = resolveFixTarget(chat, 4);
         assert.ok(!normal.ok && normal.error.code === 'run.fix_not_agent_reply');
         const hidden = resolveFixTarget([{ ...marked('run-a', 'x'), is_system: true }], 0);
