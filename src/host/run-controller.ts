@@ -5,14 +5,14 @@ import { fail, type Result } from '../contract/result';
 import type { RunObserver } from '../contract/run-observer';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
-import { attachMemoryToChat, commitToChat, type CommitTarget } from './commit';
+import { attachMemoryToChat, commitToChat, MESSAGE_MARKER_KEY, type CommitTarget } from './commit';
 import { t } from '../i18n/t';
 import { routeModel } from './model-route';
 import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
 import { stContext, type ChatMessage } from './st-context';
-import type { FixTarget } from './fix-target';
+import { resolveFixTarget, type FixTarget } from './fix-target';
 import { engineCrashed, getEngine } from './worker-client';
 import { createResumedCommit, findCommitted } from './find-committed';
 import { sameChat } from './snapshot';
@@ -201,6 +201,20 @@ async function untilCrash(runId: string, work: Promise<Result<RunOutcome>>): Pro
     return result;
 }
 
+/**
+ * A resumed fix run's hold on the reply it revises: the message itself, and until the run's first commit
+ * the marker it replaces, so its commits revise that message instead of writing a new one.
+ */
+function resumedFixTarget(chat: ChatMessage[], index: number, runId: string): Pick<CommitTarget, 'message' | 'messageId' | 'committedText' | 'fixing'> | null {
+    const message = chat[index];
+    const marker = message?.extra?.[MESSAGE_MARKER_KEY] as { runId?: unknown } | undefined;
+    if (!message || !marker || typeof marker !== 'object') return null;
+    if (marker.runId === runId) return { message, messageId: index, committedText: message.mes };
+    const found = resolveFixTarget(chat, index);
+    if (!found.ok) return null;
+    return { message, messageId: index, committedText: message.mes, fixing: { previousRunId: found.value.previousRunId, ...(found.value.memory ? { memory: found.value.memory } : {}) } };
+}
+
 /** The open chat's newest interrupted run, if any. */
 export async function newestInterruptedRun(): Promise<string | null> {
     let chatKey: string;
@@ -236,14 +250,17 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     if (!sameChat(identity, chat)) return fail('run.chat_moved', 'Open the chat this run belongs to first.');
     const messages = stContext().chat;
     const own = findCommitted(runId);
-    const changed = prefix.some((message) => messages[message.index]?.mes !== message.text);
+    // A fix run revises a message of its own prefix: once it committed there, that message's new text is its own.
+    const fixed = ticket.value.fix ? resumedFixTarget(messages, ticket.value.fix.messageIndex, runId) : null;
+    if (ticket.value.fix && !fixed) return fail('run.chat_moved', 'The reply this fix run revises is gone from the chat, so it cannot be resumed.');
+    const changed = prefix.some((message) => message.index !== own && messages[message.index]?.mes !== message.text);
     // A swipe run's target is the message after its prefix: it may hold the run's reply, or the old swipe.
     const extra = messages.slice(prefix.length).filter((_, offset) => prefix.length + offset !== own && !(generationType === 'swipe' && offset === 0));
     if (changed || extra.length > 0) {
         return fail('run.chat_moved', 'The chat has changed since this run started (a message was added, edited or deleted), so it cannot be resumed. Start a new run instead.');
     }
     const controller = new AbortController();
-    const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false };
+    const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false, ...(fixed ?? {}) };
     active = { runId, state: 'running', controller, target };
     observer.onRunStart(runId, generationType);
     let outcome: RunOutcome;

@@ -8,6 +8,7 @@ import type { MemoryPayload } from '../../src/contract/memory';
 import { ok } from '../../src/contract/result';
 import type { PrefixMessage } from '../../src/contract/run-input';
 import { parseFixArguments, resolveFixTarget } from '../../src/host/fix-target';
+import { loadStoredInput } from '../../src/engine/stored-input';
 import { rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
 
@@ -92,6 +93,8 @@ describe('a fix run', () => {
         assert.equal(h.commits[0]!.mode, 'replace');
         const files = await h.files('fix-1');
         assert.equal(files.get('output/main.md'), 'You wake in the glade.');
+        // Kept with the run's frozen input, so a resumed fix run is still a fix of that message.
+        assert.deepEqual((await loadStoredInput(h.storage, 'fix-1'))?.fix, input.fix);
     });
 
     it("starts from the fixed message's memory (not a later one's) and writes its own whole into it", async () => {
