@@ -13,6 +13,7 @@ import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/
 import { onPanelSettingsChange, panelSettings, updatePanelSettings } from './host/panel-settings';
 import { createPublicApi } from './host/public-api';
 import { registerSlashCommands } from './host/slash-commands';
+import { installFixButtons } from './host/fix-button';
 import { createRunApi } from './host/run-api';
 import { decideExtToolCall, onExtToolApprovals, registeredExtTools } from './host/ext-tools';
 import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
@@ -103,6 +104,7 @@ function start(): void {
     started = true;
     const context = stContext();
     registerSlashCommands(createRunApi(liveFeed));
+    installFixButtons();
     onAgentModeChange(refreshChatStatus);
     onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);

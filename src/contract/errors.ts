@@ -132,6 +132,8 @@ export const WIRE_ERROR_CODES = [
     'run.chat_busy',
     'run.none_interrupted',
     'host.engine_crashed',
+    'run.fix_not_agent_reply',
+    'run.fix_message_not_found',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

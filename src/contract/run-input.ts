@@ -78,6 +78,11 @@ export const RunInputSchema = z.object({
     script: z.object({ prompt: z.string().min(1), background: z.boolean() }).optional(),
     /** Tools other extensions registered with SillyTavern's ToolManager; offered as `ext.<name>` when the profile allows. */
     extTools: z.array(ExtToolSpecSchema).optional(),
+    /**
+     * A fix run (`/agent fix`, the reply's wand button): it revises the agent reply at `messageIndex` of the
+     * prefix in place, starting from its current `text` (the user's edits included), per the user's `request`.
+     */
+    fix: z.object({ messageIndex: z.number().int().nonnegative(), text: z.string(), request: z.string().min(1) }).optional(),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

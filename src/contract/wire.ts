@@ -73,6 +73,8 @@ export interface ResumeTicket {
     prefix: Array<{ index: number; text: string }>;
     /** The message the run committed to, as its journal knows it. */
     messageId: number | null;
+    /** A fix run: the index of the agent reply it revises in place (in `prefix`). */
+    fix?: { messageIndex: number };
 }
 
 export interface CommitRequest {

@@ -235,6 +235,7 @@ export function createEngine(): EngineApi {
                     generationType: input.generationType,
                     prefix: input.prefix.map(({ index, text }) => ({ index, text })),
                     messageId: record.messageId,
+                    ...(input.fix ? { fix: { messageIndex: input.fix.messageIndex } } : {}),
                 });
             });
         },

@@ -10,6 +10,7 @@ import { applyContextSettings } from './context';
 import { Dispatcher } from './dispatch';
 import { agentInstructions } from './instructions';
 import { scriptInstructions } from './script-run';
+import { fixInstructions, fixRequestMessage } from './fix-run';
 import type { RunSession } from './run-session';
 import { TaskBoard } from './task-board';
 
@@ -92,6 +93,11 @@ export function createRootInvocation(session: RunSession, workspace: Workspace):
     if (input.script) {
         conversation[0]!.content += `\n\n${scriptInstructions(input.script)}`;
         conversation.push({ role: 'user', content: input.script.prompt });
+    }
+    // A fix run (`/agent fix`): the reply as it reads now and the user's request are the last thing it reads.
+    if (input.fix) {
+        conversation[0]!.content += `\n\n${fixInstructions()}`;
+        conversation.push({ role: 'user', content: fixRequestMessage(input.fix) });
     }
     return {
         session,

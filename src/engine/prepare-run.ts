@@ -1,4 +1,5 @@
-import { memoryBase, type MemoryBase } from './memory-base';
+import type { MemoryBase } from './memory-base';
+import { fixMemoryBase, seedFixOutput } from './fix-run';
 import { Workspace } from '../workspace/workspace';
 import type { RunSession } from './run-session';
 import { RUN_INPUT_PATH, storedRunInput } from './stored-input';
@@ -27,8 +28,9 @@ export async function prepareRun(session: RunSession): Promise<{ workspace: Work
         journal,
         session.now,
     );
-    const memory = await memoryBase(input.prefix, session.deps.storage);
+    const memory = await fixMemoryBase(input, session.deps.storage);
     await workspace.seed(memory.files);
+    await seedFixOutput(workspace, input.fix);
     await workspace.writeHidden('input/prompt.json', JSON.stringify(input.prompt, null, 1));
     await workspace.writeHidden('input/chat.json', JSON.stringify({ chat: input.chat, prefix: input.prefix }, null, 1));
     await workspace.writeHidden('input/worldinfo.json', JSON.stringify(input.worldInfo, null, 1));

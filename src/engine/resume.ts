@@ -13,7 +13,7 @@ import { assistantMessage, executeRemainingCalls, isTruncated } from './execute-
 import { toolReminder, wrapUpNotice } from './instructions';
 import { LEASE_RENEW_MS, LEASE_TTL_MS } from './interrupted';
 import { createRootInvocation, type AgentInvocation } from './invocation';
-import { memoryBase } from './memory-base';
+import { fixMemoryBase } from './fix-run';
 import { decodeModelResponse } from './model/decode';
 import { answerPlainText } from './plain-text-turn';
 import { RunSession, type RunDependencies } from './run-session';
@@ -68,7 +68,7 @@ export async function resumeAgent(plan: ResumePlan, deps: RunDependencies): Prom
         const workspace = new Workspace(input.runId, { visible: profile.workspace.visibleRoots, writable: profile.workspace.writableRoots }, session.fileStore, session.journal, session.now);
         const storage = deps.storage;
         workspace.restore(await storage.listFiles(input.runId), await storage.listCheckpoints(input.runId));
-        const memory = await memoryBase(input.prefix, storage);
+        const memory = await fixMemoryBase(input, storage);
         const agent = createRootInvocation(session, workspace);
         const open = await rebuild(agent, events, storage);
         await session.setState('running');

@@ -5,8 +5,8 @@ import type { RunStorage } from '../store/run-storage';
 export const RUN_INPUT_PATH = 'input/run.json';
 
 export function storedRunInput(input: RunInput): string {
-    const { generationType, chat, profile, source, retry, skills, hiddenSkills } = input;
-    return JSON.stringify({ generationType, chat, profile, source, retry, skills, hiddenSkills });
+    const { generationType, chat, profile, source, retry, skills, hiddenSkills, fix } = input;
+    return JSON.stringify({ generationType, chat, profile, source, retry, skills, hiddenSkills, ...(fix ? { fix } : {}) });
 }
 
 /**

@@ -25,6 +25,12 @@ export interface CommitTarget {
     committedText?: string | null;
     /** Set when the run was stopped: nothing may be written afterwards. */
     closed: boolean;
+    /**
+     * A fix run's target until its first commit: `message` still carries the revised run's marker
+     * (`previousRunId`) and, maybe, its memory. The first commit moves the marker to the fix run and carries
+     * that memory along (so a fix that never finishes leaves persist/ as the chat had it).
+     */
+    fixing?: { previousRunId: string; memory?: MemoryPayload } | null;
 }
 
 function markerOf(message: ChatMessage | undefined): string | null {
@@ -55,7 +61,8 @@ export function locateRunMessage(target: CommitTarget, runId: string): number | 
     const chat = stContext().chat;
     const index = target.message ? chat.indexOf(target.message) : (target.messageId ?? -1);
     if (index < 0 || index >= chat.length) return null;
-    return markerOf(chat[index]) === runId ? index : null;
+    const marker = markerOf(chat[index]);
+    return marker === runId || (target.fixing && marker === target.fixing.previousRunId) ? index : null;
 }
 
 /** The chat open now is the run's own, or why not. */
@@ -164,6 +171,11 @@ async function commitAgain(target: CommitTarget, request: CommitRequest, pipelin
     if (!next.trim()) return fail('workspace.empty_artifact', EMPTY_AFTER_CLEAN_UP);
     message.mes = next;
     if (reasoning) (message.extra ??= {}).reasoning = reasoning;
+    if (target.fixing) {
+        // The fixed reply is now this run's: its marker (and the memory it carried, until this run attaches its own).
+        mark(message, { runId: request.runId, ...(target.fixing.memory ? { memory: target.fixing.memory } : {}) });
+        target.fixing = null;
+    }
     syncSwipe(message);
     const events = context.eventTypes;
     // As ST's own message edit: listeners may still change the text before it is drawn.

@@ -1,17 +1,18 @@
 import { proxy } from 'comlink';
-import type { GenerationType, RunOutcome } from '../contract/run-input';
+import type { GenerationType, RunOutcome, RunRequest } from '../contract/run-input';
 import type { ErrorCode } from '../contract/errors';
 import { fail, type Result } from '../contract/result';
 import type { RunObserver } from '../contract/run-observer';
 import type { HostBridge } from '../contract/wire';
 import { currentChatAgentState } from './agent-mode';
-import { attachMemoryToChat, commitToChat, type CommitTarget } from './commit';
+import { attachMemoryToChat, commitToChat, MESSAGE_MARKER_KEY, type CommitTarget } from './commit';
 import { t } from '../i18n/t';
 import { routeModel } from './model-route';
 import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
-import { stContext } from './st-context';
+import { stContext, type ChatMessage } from './st-context';
+import { resolveFixTarget, type FixTarget } from './fix-target';
 import { newId } from '../contract/new-id';
 import { engineCrashed, getEngine } from './worker-client';
 import { createResumedCommit, findCommitted } from './find-committed';
@@ -80,6 +81,8 @@ export interface LaunchOptions {
     profileId?: string;
     /** A run a script started (TavernAgent.run, /agent run): its prompt and whether it stays in the background. */
     script?: { prompt: string; background: boolean };
+    /** A fix run (`/agent fix`, the reply's button): revises this agent reply in place, per the request. */
+    fix?: { target: FixTarget<ChatMessage>; request: string };
 }
 
 export interface LaunchedRun {
@@ -98,6 +101,11 @@ export function launchRun(options: LaunchOptions, observer: RunObserver): Launch
     const runId = newId();
     const controller = new AbortController();
     const target: CommitTarget = { runId, identity: currentIdentity(), generationType: options.type, messageId: null, closed: false };
+    if (options.fix) {
+        // Its commits replace the fixed message itself: the commit path of a run that has committed already.
+        const { target: fixed } = options.fix;
+        Object.assign(target, { message: fixed.message, messageId: fixed.index, committedText: fixed.message.mes, fixing: { previousRunId: fixed.previousRunId, memory: fixed.memory } });
+    }
     active = { runId, state: 'preparing', controller, target };
     return { runId, outcome: driveRun(runId, options, controller, target, observer) };
 }
@@ -119,7 +127,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const route = routeModel(profile);
         const captured = await captureRunInput(runId, type, route.source, controller.signal, profile);
         const extTools = await registeredExtTools();
-        const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}) };
+        const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
         const models = createModelRequests(route, controller.signal, (delta) => observer.onModelDelta?.(delta));
         const bridge: HostBridge = {
             requestModel: models.requestModel,
@@ -157,6 +165,24 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
 }
 
 /**
+ * A fix run's part of the input, taken once the prompt is captured: the message's index and text as they
+ * are now (the user's edits included), which are also the baseline its first commit checks for a new edit.
+ */
+function fixInput(options: LaunchOptions, target: CommitTarget): { fix?: NonNullable<RunRequest['fix']> } {
+    if (!options.fix || !target.message) return {};
+    const messageIndex = stContext().chat.indexOf(target.message);
+    if (messageIndex < 0) throw new SnapshotError('run.fix_message_not_found', 'The reply to fix is no longer in the open chat.');
+    target.messageId = messageIndex;
+    target.committedText = target.message.mes;
+    return { fix: { messageIndex, text: target.message.mes, request: options.fix.request } };
+}
+
+/** The panel's live feed (set once the takeover is created): commands and buttons report their runs to it. */
+export function defaultRunObserver(): RunObserver | null {
+    return defaultObserver;
+}
+
+/**
  * Waits for the worker's answer, or for the worker to die (an uncaught error, or no heartbeat). On a death
  * the run is marked interrupted by the next worker, so it can be resumed, and the caller ends at once (in
  * the generate interceptor that stops SillyTavern's "generating" state).
@@ -174,6 +200,20 @@ async function untilCrash(runId: string, work: Promise<Result<RunOutcome>>): Pro
         return fail('run.interrupted', result.error.message);
     }
     return result;
+}
+
+/**
+ * A resumed fix run's hold on the reply it revises: the message itself, and until the run's first commit
+ * the marker it replaces, so its commits revise that message instead of writing a new one.
+ */
+function resumedFixTarget(chat: ChatMessage[], index: number, runId: string): Pick<CommitTarget, 'message' | 'messageId' | 'committedText' | 'fixing'> | null {
+    const message = chat[index];
+    const marker = message?.extra?.[MESSAGE_MARKER_KEY] as { runId?: unknown } | undefined;
+    if (!message || !marker || typeof marker !== 'object') return null;
+    if (marker.runId === runId) return { message, messageId: index, committedText: message.mes };
+    const found = resolveFixTarget(chat, index);
+    if (!found.ok) return null;
+    return { message, messageId: index, committedText: message.mes, fixing: { previousRunId: found.value.previousRunId, ...(found.value.memory ? { memory: found.value.memory } : {}) } };
 }
 
 /** The open chat's newest interrupted run, if any. */
@@ -211,14 +251,17 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     if (!sameChat(identity, chat)) return fail('run.chat_moved', 'Open the chat this run belongs to first.');
     const messages = stContext().chat;
     const own = findCommitted(runId);
-    const changed = prefix.some((message) => messages[message.index]?.mes !== message.text);
+    // A fix run revises a message of its own prefix: once it committed there, that message's new text is its own.
+    const fixed = ticket.value.fix ? resumedFixTarget(messages, ticket.value.fix.messageIndex, runId) : null;
+    if (ticket.value.fix && !fixed) return fail('run.chat_moved', 'The reply this fix run revises is gone from the chat, so it cannot be resumed.');
+    const changed = prefix.some((message) => message.index !== own && messages[message.index]?.mes !== message.text);
     // A swipe run's target is the message after its prefix: it may hold the run's reply, or the old swipe.
     const extra = messages.slice(prefix.length).filter((_, offset) => prefix.length + offset !== own && !(generationType === 'swipe' && offset === 0));
     if (changed || extra.length > 0) {
         return fail('run.chat_moved', 'The chat has changed since this run started (a message was added, edited or deleted), so it cannot be resumed. Start a new run instead.');
     }
     const controller = new AbortController();
-    const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false };
+    const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false, ...(fixed ?? {}) };
     active = { runId, state: 'running', controller, target };
     observer.onRunStart(runId, generationType);
     let outcome: RunOutcome;

@@ -11,11 +11,13 @@ import type { AgentStatus } from '../contract/agent-mode';
 
 import type { RunApi } from './run-api';
 import { agentRunCommand } from './agent-run-command';
+import { startFix } from './fix-reply';
+import { parseFixArguments } from './fix-target';
 
 /** The run API `/agent run` uses (set by registerSlashCommands). */
 let runApi: RunApi | null = null;
 
-const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide', 'resume', 'run'] as const;
+const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide', 'resume', 'run', 'fix'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
@@ -23,12 +25,12 @@ function isSubcommand(value: string): value is Subcommand {
 }
 
 /** `/agent on|off|status`. Every answer is a string, so the commands compose in STscript pipes. */
-async function runAgentCommand(argument: string): Promise<string> {
+async function runAgentCommand(argument: string, named: Record<string, unknown> = {}): Promise<string> {
     const [first = '', ...rest] = argument.trim().split(/\s+/);
     if (first.toLowerCase() === 'run' && runApi) return agentRunCommand(runApi, argument.trim().slice(first.length).trim());
     const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {
-        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop, profile, skills, guide, resume or run.`);
+        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop, profile, skills, guide, resume, run or fix.`);
         return '';
     }
     if (word === 'status') return JSON.stringify(agentStatus(activeRun() ?? remoteRun() ?? (await interruptedStatus())));
@@ -37,12 +39,32 @@ async function runAgentCommand(argument: string): Promise<string> {
     if (word === 'skills') return visibleSkills();
     if (word === 'guide') return guide(argument.trim().slice(first.length));
     if (word === 'resume') return resumeCommand(rest.join(' ').trim());
+    if (word === 'fix') return fixCommand(argument.trim().slice(first.length), named.id);
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
         return '';
     }
     return JSON.stringify(agentStatus());
+}
+
+/**
+ * `/agent fix [id=<messageId>] <request>` (or `/agent id=<messageId> fix <request>`): a new run revises
+ * the agent reply in place (the chat's last one when no id is given). Answers the fix run's id at once
+ * (its outcome shows in the chat and the panel), or nothing with the reason as a toast.
+ */
+async function fixCommand(text: string, namedId: unknown): Promise<string> {
+    const parsed = parseFixArguments(text, namedId);
+    if (!parsed) {
+        globalThis.toastr?.warning(t`The message id must be a number, e.g. /agent fix id=4 make it shorter.`, t`Not fixed`);
+        return '';
+    }
+    const started = startFix(parsed.request, { messageId: parsed.messageId });
+    if (!started.ok) {
+        globalThis.toastr?.warning(`${started.error.message} (${started.error.code})`, t`Not fixed`);
+        return '';
+    }
+    return started.value.runId;
 }
 
 /** The chat's newest interrupted run, so /agent status shows what /agent resume would continue. */
@@ -125,6 +147,7 @@ function describeAnswer(word: string, answer: string): string | null {
     if (!answer) return null;
     if (word === 'stop') return answer === 'true' ? t`The agent run was stopped.` : t`No agent run is working.`;
     if (word === 'guide') return t`Guidance queued for the next turn`;
+    if (word === 'fix') return t`The agent is revising the reply.`;
     if (word === 'skills') return answer.trim() ? answer : t`No skills are visible in this chat.`;
     if (word === 'profile' && !answer.startsWith('{')) return `${t`Profile:`} ${answer}`;
     try {
@@ -139,7 +162,7 @@ function describeAnswer(word: string, answer: string): string | null {
  * commands do. In a pipe or a closure the value only goes on, unchanged.
  */
 async function agentCommand(named: unknown, argument: string): Promise<string> {
-    const answer = await runAgentCommand(argument);
+    const answer = await runAgentCommand(argument, named && typeof named === 'object' ? (named as Record<string, unknown>) : {});
     if (await runsAlone(named, 'agent')) {
         const word = argument.trim().split(/\s+/)[0]?.toLowerCase() || 'status';
         const text = describeAnswer(word, answer);
@@ -156,10 +179,10 @@ export function registerSlashCommands(api?: RunApi): void {
             name: 'agent',
             callback: (named, unnamed) => agentCommand(named, String(unnamed ?? '')),
             returns: 'JSON status of Agent Mode in this chat',
-            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat; <code>/agent skills</code> lists the skills a run in this chat would see. <code>/agent guide &lt;text&gt;</code> steers the running agent at its next turn; <code>/agent resume</code> continues the chat's newest interrupted run; <code>/agent run &lt;prompt&gt;</code> runs a background agent and returns its summary.`,
+            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat; <code>/agent skills</code> lists the skills a run in this chat would see. <code>/agent guide &lt;text&gt;</code> steers the running agent at its next turn; <code>/agent resume</code> continues the chat's newest interrupted run; <code>/agent run &lt;prompt&gt;</code> runs a background agent and returns its summary. <code>/agent fix &lt;request&gt;</code> revises the last agent reply in place (<code>id=&lt;n&gt;</code> for another).`,
             unnamedArgumentList: [
                 context.SlashCommandArgument.fromProps({
-                    description: 'on, off, status, stop, profile <id>, skills, guide <text>, resume [runId], or run <prompt>',
+                    description: 'on, off, status, stop, profile <id>, skills, guide <text>, resume [runId], run <prompt>, or fix <request>',
                     typeList: [context.ARGUMENT_TYPE.STRING],
                     isRequired: false,
                     defaultValue: 'status',
