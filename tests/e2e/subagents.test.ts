@@ -230,7 +230,10 @@ test('the writer delegates to the researcher and the editor in one turn: both wo
     await page.setViewportSize(DESKTOP);
 
     // Exported, the run carries its children; imported, it shows them nested again.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('.tavern-agent__run-header [data-action="export"]')]);
+    await page.click('.tavern-agent__run-header [data-action="export"]');
+    const warning = page.locator('dialog[open]', { hasText: 'persona' });
+    await warning.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), warning.locator('.popup-button-ok').click()]);
     const file = path.join(artifacts, 'subagents-export.json');
     await download.saveAs(file);
     const exported = JSON.parse(readFileSync(file, 'utf8')) as { events: Array<{ type: string; payload: { taskId?: string } }> };

@@ -160,6 +160,15 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         if (next !== null) element.scrollTop = next + listTop;
         measure();
         atEnd.current = target === items.length - 1;
+        // A row already drawn is focused now; otherwise the render that draws it does (the layout effect), and
+        // this one makes sure a render comes even when the view did not move.
+        const drawn = ol.querySelector<HTMLElement>(`[data-index="${target}"] [data-row-focus]`);
+        if (drawn && next === null) {
+            pendingFocus.current = null;
+            drawn.focus({ preventScroll: true });
+        } else {
+            setMeasured((n) => n + 1);
+        }
     };
 
     const onKeyDown = (event: KeyboardEvent) => {
