@@ -3,6 +3,7 @@ import { t } from '../i18n/t';
 import { profileData, refreshProfiles } from './profiles/profile-data';
 import { services } from './services';
 import { panelSettingsState } from './state';
+import { RetentionFields } from './storage/retention-fields';
 
 function update(change: Partial<PanelSettings>): void {
     // Shown at once; the host's saved settings replace it (src/index.ts mirrors them).
@@ -86,8 +87,10 @@ export function SettingsBlock({ openPanel }: { openPanel(): void }) {
                             </button>
                         </div>
                     </div>
-                    {/* Retention (how long runs are kept, storage use) joins here: a section of its own, same markup. */}
-                    <div class="tavern-agent-settings__more" data-testid="settings-more" />
+                    <div class="tavern-agent-settings__field" data-testid="settings-retention">
+                        <b>{t`Runs kept`}</b>
+                        <RetentionFields />
+                    </div>
                 </div>
             </div>
         </div>

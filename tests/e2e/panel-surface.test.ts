@@ -219,6 +219,15 @@ test('the panel width is dragged, saved in the extension settings, shown in the 
     await page.locator(BADGE).waitFor({ state: 'hidden' });
     await page.check('#tavern_agent_send_indicator');
     await page.locator(BADGE).waitFor({ state: 'visible' });
+    // Retention is set here too: the defaults (20 in full, 100 as summaries), and a change is saved.
+    const retention = page.locator('[data-testid="settings-retention"]');
+    assert.equal(await retention.locator('[data-testid="storage-keep-full"]').inputValue(), '20');
+    assert.equal(await retention.locator('[data-testid="storage-keep-summaries"]').inputValue(), '100');
+    await retention.locator('[data-testid="storage-keep-full"]').fill('5');
+    await retention.locator('[data-testid="storage-keep-full"]').dispatchEvent('change');
+    await page.waitForFunction(
+        () => (SillyTavern!.getContext().extensionSettings as { tavern_agent?: { retention?: { keepFull?: number } } }).tavern_agent?.retention?.keepFull === 5,
+    );
     await page.fill('#tavern_agent_panel_width', '');
     await page.locator('#tavern_agent_panel_width').dispatchEvent('change');
     await page.click('[data-testid="settings-open-panel"]');

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ChatRunCount, RetentionPolicy } from '../../contract/storage';
+import type { ChatRunCount } from '../../contract/storage';
 import { t } from '../../i18n/t';
 import { services } from '../services';
 import { refreshHistory } from '../timeline/run-store';
 import { formatBytes } from './format-bytes';
+import { RetentionFields } from './retention-fields';
 
 interface Usage {
     usage: number | null;
@@ -26,7 +27,6 @@ function StorageManager() {
     const [chats, setChats] = useState<ChatRunCount[] | null>(null);
     const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
     const settings = services().storage;
-    const [policy, setPolicy] = useState<RetentionPolicy | null>(settings?.retention() ?? null);
     const openChat = services().chat.open();
 
     const refresh = async () => {
@@ -44,13 +44,6 @@ function StorageManager() {
         else setNotice({ text: `${t`Runs deleted:`} ${result.value.deleted} · ${t`kept as summaries:`} ${result.value.summarized}`, error: false });
         await refresh();
         await refreshHistory();
-    };
-
-    const savePolicy = async (next: RetentionPolicy) => {
-        setPolicy(next);
-        const result = await (await services().engine()).setRetention(next);
-        if (result.ok) settings?.saveRetention(result.value);
-        else setNotice({ text: `${result.error.message} (${result.error.code})`, error: true });
     };
 
     const totalRuns = chats?.reduce((sum, chat) => sum + chat.runs, 0) ?? 0;
@@ -71,33 +64,7 @@ function StorageManager() {
                     {t`Ask to keep data persistently`}
                 </button>
             ) : null}
-            {policy ? (
-                <div class="tavern-agent__storage-retention">
-                    <label>
-                        {t`Runs kept in full per chat`}{' '}
-                        <input
-                            type="number"
-                            min={1}
-                            max={1000}
-                            value={policy.keepFull}
-                            data-testid="storage-keep-full"
-                            onChange={(event) => void savePolicy({ ...policy, keepFull: Math.max(1, Math.trunc(Number(event.currentTarget.value)) || 1) })}
-                        />
-                    </label>
-                    <label>
-                        {t`Older runs kept as summaries`}{' '}
-                        <input
-                            type="number"
-                            min={0}
-                            max={10000}
-                            value={policy.keepSummaries}
-                            data-testid="storage-keep-summaries"
-                            onChange={(event) => void savePolicy({ ...policy, keepSummaries: Math.max(0, Math.trunc(Number(event.currentTarget.value)) || 0) })}
-                        />
-                    </label>
-                    <p class="tavern-agent__hint">{t`After each run, older runs of its chat are kept as summaries (steps only, no files), and runs past both limits are deleted.`}</p>
-                </div>
-            ) : null}
+            <RetentionFields onError={(text) => setNotice({ text, error: true })} />
             {notice ? (
                 <p class={notice.error ? 'tavern-agent__error' : 'tavern-agent__muted'} role={notice.error ? 'alert' : 'status'} data-testid="storage-notice">
                     {notice.text}
@@ -107,12 +74,12 @@ function StorageManager() {
                 {chats === null ? t`Counting runs…` : `${t`Runs stored:`} ${totalRuns}`}
             </p>
             <div class="tavern-agent__toolbar">
-                {policy ? (
+                {settings ? (
                     <button
                         type="button"
                         class="menu_button tavern-agent__button"
                         data-testid="storage-prune-all"
-                        onClick={() => void prune(t`Apply the retention settings to every chat now?`, { action: 'retention', chatKeys: 'all', policy })}
+                        onClick={() => void prune(t`Apply the retention settings to every chat now?`, { action: 'retention', chatKeys: 'all', policy: settings.retention() })}
                     >
                         {t`Prune now`}
                     </button>
