@@ -1,12 +1,8 @@
-import { IMPORTED_CHAT_KEY } from '../contract/archive';
-import type { ChatIdentity } from '../contract/run-input';
 import { fail, type Result } from '../contract/result';
 import { commitToChat } from './commit';
+import { endedRunInOpenChat } from './ended-run-chat';
 import { t } from '../i18n/t';
 import { replyPlace } from './reply-place';
-import { activeRun } from './run-controller';
-import { currentIdentity } from './snapshot';
-import { getEngine } from './worker-client';
 
 /**
  * "Put this version in the chat": a checkpoint's text replaces the reply the run committed, through the
@@ -15,22 +11,10 @@ import { getEngine } from './worker-client';
  * the reply is no longer shown (replaced, swiped away, deleted): it never overwrites another reply.
  */
 export async function replaceReplyWithCheckpoint(runId: string, seq: number): Promise<Result<{ messageId: number }>> {
-    if (activeRun()) return fail('run.running', t`Wait until the current agent run has ended.`);
-    if (document.body.dataset.generating !== undefined) return fail('run.running', t`Wait until SillyTavern has finished generating.`);
-    const engine = await getEngine();
-    const run = await engine.getRun(runId);
-    if (!run.ok) return run;
-    if (run.value.chatKey === IMPORTED_CHAT_KEY) return fail('run.read_only', t`Imported runs are read-only.`);
-    let identity: ChatIdentity;
-    try {
-        identity = currentIdentity();
-    } catch {
-        return fail('host.chat_changed', t`Open the chat this run belongs to first.`);
-    }
-    if (identity.chatId !== run.value.chatId || identity.integrity !== run.value.chatKey) {
-        return fail('host.chat_changed', t`This run belongs to another chat. Open that chat first.`);
-    }
-    const place = replyPlace(runId, run.value.messageId);
+    const checked = await endedRunInOpenChat(runId);
+    if (!checked.ok) return checked;
+    const { engine, run, identity } = checked.value;
+    const place = replyPlace(runId, run.messageId);
     if (place.state !== 'shown') {
         return fail('host.commit_failed', t`This run's reply is no longer shown in the chat (replaced, swiped away or deleted), so nothing was changed. Use "Commit this text" for a new reply.`);
     }

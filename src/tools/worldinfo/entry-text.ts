@@ -50,6 +50,18 @@ export function lookUp<T>(byRef: ReadonlyMap<string, T>, ref: string): T | undef
     return byRef.get(trimmed) ?? byRef.get(`${LORE_REF_PREFIX}${trimmed}`);
 }
 
+/** The requested entries in order, and the refs that name none (each once), for one not-found error. */
+export function lookUpAll<T>(byRef: ReadonlyMap<string, T>, requests: ReadonlyArray<{ ref: string }>): { found: T[]; unknown: string[] } {
+    const found: T[] = [];
+    const unknown: string[] = [];
+    for (const request of requests) {
+        const entry = lookUp(byRef, request.ref);
+        if (entry) found.push(entry);
+        else if (!unknown.includes(request.ref)) unknown.push(request.ref);
+    }
+    return { found, unknown };
+}
+
 /**
  * Reads entries whole or as char ranges, under the limits of chat.read_messages (≤20 entries, ≤8000 chars
  * each, ≤20000 a call), with the codes of worldinfo.read_activated.

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import type { WorldInfoEntry } from '../../contract/run-input';
 import { MAX_CALL_CHARS, MAX_RANGE_CHARS, MAX_READ_ITEMS } from '../chat/read-messages';
-import { entriesByRef, entryRef, keysText, lookUp, readEntries, titleOf } from './entry-text';
+import { entriesByRef, entryRef, keysText, lookUpAll, readEntries, titleOf } from './entry-text';
 import { aliasOf, defineTool, failure, success } from '../tool';
 
 /** The listing stays a bounded result even for a huge activation; entries past it can still be read by ref. */
@@ -79,13 +79,7 @@ export const readActivatedTool = defineTool({
             });
         }
 
-        const found: WorldInfoEntry[] = [];
-        const unknown: string[] = [];
-        for (const request of input.entries) {
-            const entry = lookUp(byRef, request.ref);
-            if (entry) found.push(entry);
-            else if (!unknown.includes(request.ref)) unknown.push(request.ref);
-        }
+        const { found, unknown } = lookUpAll(byRef, input.entries);
         if (unknown.length > 0) {
             const valid = activated.slice(0, REFS_IN_HINT).map(worldInfoRef);
             return failure(

@@ -3,7 +3,7 @@ import { toolError } from '../../contract/errors';
 import type { LoreEntry } from '../../contract/lore';
 import { MAX_CALL_CHARS, MAX_RANGE_CHARS, MAX_READ_ITEMS } from '../chat/read-messages';
 import { aliasOf, defineTool, failure } from '../tool';
-import { entriesByRef, lookUp, readEntries } from './entry-text';
+import { entriesByRef, lookUpAll, readEntries } from './entry-text';
 import { booksText, runLore } from './lore-scope';
 
 const args = z.object({
@@ -33,13 +33,7 @@ export const worldInfoReadTool = defineTool({
         if (!scope.ok) return scope.outcome;
         const { lore } = scope;
         const byRef = entriesByRef(lore.entries);
-        const found: LoreEntry[] = [];
-        const unknown: string[] = [];
-        for (const request of input.entries) {
-            const entry = lookUp(byRef, request.ref);
-            if (entry) found.push(entry);
-            else if (!unknown.includes(request.ref)) unknown.push(request.ref);
-        }
+        const { found, unknown } = lookUpAll(byRef, input.entries);
         if (unknown.length > 0) {
             return failure(
                 toolError(
