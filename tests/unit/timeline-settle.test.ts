@@ -94,3 +94,28 @@ test('a run still going keeps its open rows', () => {
     model.applyOutcome({ state: 'running', messageId: null, error: null }, 2000);
     assert.equal(open(model).length, 2);
 });
+
+test('a call settled early by a record that already says completed is the same row when it then runs (no second finish row)', () => {
+    const model = new TimelineModel('r1');
+    const e = journal();
+    model.apply([
+        e('run-create', { chatKey: 'k', chatId: 'c', profileId: 'writer', generationType: 'normal', foreground: true }),
+        e('model-request', { round: 1, messageCount: 3, tools: [], wrapUp: false }),
+        e('model-response', {
+            round: 1, durationMs: 10, usage: { input: 1, output: 1 }, text: '', reasoning: '',
+            toolCalls: [{ id: 'call_0', name: 'workspace_commit' }, { id: 'call_1', name: 'workspace_finish' }], finishReason: 'tool_calls', stored: null,
+        }),
+        e('tool-call-start', { callId: 'call-0001', providerCallId: 'call_0', name: 'workspace_commit', canonical: 'workspace.commit', argsPath: 'a' }),
+        e('tool-call-complete', { callId: 'call-0001', name: 'workspace_commit', durationMs: 1, summary: 'Committed', resultPath: 'r' }),
+    ]);
+    // The stored record is marked completed before workspace.finish runs; reading it then settles the pending call.
+    model.applyRecord({ runId: 'r1', state: 'completed', chatKey: 'k', chatId: 'c', profileId: 'writer', generationType: 'normal', messageId: 1, error: null, createdAt: 1, updatedAt: 2 } as unknown as RunRecord);
+    model.apply([
+        e('tool-call-start', { callId: 'call-0002', providerCallId: 'call_1', name: 'workspace_finish', canonical: 'workspace.finish', argsPath: 'b' }),
+        e('tool-call-complete', { callId: 'call-0002', name: 'workspace_finish', durationMs: 1, summary: 'Finished', resultPath: 'r2' }),
+    ]);
+    assert.deepEqual(
+        model.rows.filter((row) => row.kind === 'tool').map((row) => row.kind === 'tool' && `${row.canonical}=${row.status}`),
+        ['workspace.commit=completed', 'workspace.finish=completed'],
+    );
+});

@@ -305,7 +305,9 @@ export class TimelineModel {
         if (!provider || provider === p.callId) return null;
         const key = this.callKeys.get(provider);
         const row = key === undefined ? undefined : this.rows[this.positions.get(key)!];
-        if (!key || row?.kind !== 'tool' || row.status !== 'pending') return null;
+        // A `stopped` row was settled early (the stored record said the run ended before its last call ran): the
+        // call did start, so it is that row's again, not a second one.
+        if (!key || row?.kind !== 'tool' || (row.status !== 'pending' && row.status !== 'stopped')) return null;
         this.callKeys.delete(provider);
         this.callKeys.set(p.callId, key);
         this.update<ToolRow>(key, { callId: p.callId });
@@ -316,7 +318,7 @@ export class TimelineModel {
     private callKey(callId: string, name: string, at: number, announce: boolean): string {
         const existing = this.callKeys.get(callId);
         const row = existing ? (this.rows[this.positions.get(existing)!] as ToolRow | undefined) : undefined;
-        if (row && (row.status === 'pending' || !announce || (row.status === 'running' && announce))) return existing!;
+        if (row && (row.status === 'pending' || row.status === 'stopped' || !announce || (row.status === 'running' && announce))) return existing!;
         const key = this.positions.has(`c${callId}`) ? `c${callId}#${this.rows.length}` : `c${callId}`;
         this.callKeys.set(callId, key);
         this.push({
