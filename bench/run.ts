@@ -17,8 +17,9 @@ import { skills } from './skills';
 import { timelineScroll } from './timeline-scroll';
 import { subagents } from './subagents';
 import { reliability } from './reliability';
+import { resume } from './resume';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, resume];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

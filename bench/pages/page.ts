@@ -142,6 +142,7 @@ const benchPage = {
         worker.subagentRun(subagentInput(`bench-sub-${crypto.randomUUID()}`), script, childDelayMs),
     skillSearch: (opts: Parameters<WorkerBench['skillSearch']>[0]) => worker.skillSearch(opts),
     skillImport,
+    resumeTiming: (cutAfter: number | null) => worker.resumeTiming(cutAfter),
 };
 
 export type BenchPage = typeof benchPage;

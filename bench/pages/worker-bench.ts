@@ -25,6 +25,7 @@ import { skillFileReader } from '../../src/engine/skills-api';
 import { parseSkillSources } from '../../src/skills/parse-sources';
 import { createMemorySkillCache } from '../../src/store/skill-cache';
 import { skillSearchTool } from '../../src/tools/skill/search';
+import { cutAndResume, referenceRun } from '../../tests/fixtures/reliability';
 
 function utf8Bytes(text: string | null): number {
     return text === null ? 0 : new TextEncoder().encode(text).length;
@@ -331,6 +332,28 @@ function skillZip(opts: { files: number; charsPerFile: number }): Uint8Array {
     return zipSync(entries);
 }
 
+/**
+ * The reliability scenario on IndexedDB in this worker: an uncut run (its length, and how long it takes to
+ * its first model request), or one cut after `cutAfter` events and resumed (how long the next page takes to
+ * its first model request, and to the end).
+ */
+async function resumeTiming(cutAfter: number | null) {
+    const db = await openTavernAgentDb(`bench-resume-${crypto.randomUUID()}`);
+    const storage = createIdbRunStorage(db);
+    try {
+        if (cutAfter === null) {
+            const started = performance.now();
+            let firstRequestMs: number | null = null;
+            const reference = await referenceRun(storage, () => void (firstRequestMs ??= performance.now() - started));
+            return { events: reference.events.length, ending: reference.outcome.state, toRequestMs: firstRequestMs, totalMs: performance.now() - started };
+        }
+        const cut = await cutAndResume(storage, cutAfter);
+        return { events: cut.events.length, ending: cut.ending, toRequestMs: cut.resumeToRequestMs, totalMs: cut.resumeMs };
+    } finally {
+        db.close();
+    }
+}
+
 const engine = createEngine();
 
 export const workerBench = {
@@ -340,6 +363,7 @@ export const workerBench = {
     checkpoints,
     chatSearch,
     subagentRun,
+    resumeTiming,
     skillSearch,
     skillZip,
 };
