@@ -1,5 +1,6 @@
 // `npm run bench` runs every figure; `npm run bench -- checkpoints chat-search` runs just those.
-// Prints one Markdown table (stdout) and writes bench/results/latest.json with the machine it ran on.
+// Prints one Markdown table (stdout) and writes bench/results/latest.json with the machine it ran on
+// (`--out=run-1` writes bench/results/run-1.json instead; bench/combine.ts joins several whole runs).
 // Speed is never asserted: the bench only measures and reports.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,7 +61,8 @@ async function main(): Promise<void> {
         const notes = notesText(results);
         process.stdout.write(`\nTavern Agent bench — ${machineLine(machine)}\n\n${table}\n\n${notes}\n\nTotal ${((Date.now() - started) / 1000).toFixed(0)} s.\n`);
         fs.mkdirSync(RESULTS_DIR, { recursive: true });
-        const file = path.join(RESULTS_DIR, asked.length ? `partial-${asked.join('+')}.json` : 'latest.json');
+        const out = process.argv.find((arg) => arg.startsWith('--out='))?.slice('--out='.length);
+        const file = path.join(RESULTS_DIR, out ? `${path.basename(out, '.json')}.json` : asked.length ? `partial-${asked.join('+')}.json` : 'latest.json');
         fs.writeFileSync(file, `${JSON.stringify({ machine, machineLine: machineLine(machine), totalMs: Date.now() - started, table, results }, null, 2)}\n`);
         log(`Wrote ${path.relative(process.cwd(), file)}`);
     }
