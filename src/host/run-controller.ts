@@ -11,6 +11,7 @@ import { routeModel } from './model-route';
 import { createModelRequests } from './model-requests';
 import { storedProfiles } from './profile-store';
 import { captureRunInput, currentIdentity, SnapshotError } from './snapshot';
+import { holdGeneratingState } from './generating-state';
 import { stContext, type ChatMessage } from './st-context';
 import { resolveFixTarget, type FixTarget } from './fix-target';
 import { newId } from '../contract/new-id';
@@ -115,6 +116,8 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
     const type = options.type;
     const onStop = () => void cancelActiveRun('Stopped by the user.');
     context.eventSource.on(context.eventTypes.GENERATION_STOPPED!, onStop);
+    // Send's runs hold it through the generate interceptor; a fix or a foreground script run holds it here.
+    const releaseGenerating = options.fix || (options.script && !options.script.background) ? holdGeneratingState() : () => undefined;
     observer.onRunStart(runId, type);
     let outcome: RunOutcome;
     try {
@@ -128,20 +131,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const captured = await captureRunInput(runId, type, route.source, controller.signal, profile);
         const extTools = await registeredExtTools();
         const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
-        const models = createModelRequests(route, controller.signal, (delta) => observer.onModelDelta?.(delta));
-        const bridge: HostBridge = {
-            requestModel: models.requestModel,
-            abortModelRequest: models.abortModelRequest,
-            commit: (request) => commitToChat(target, request),
-            attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
-            callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
-            onEvents: (events) => {
-                const last = [...events].reverse().find((event) => event.type === 'run-state');
-                if (active && active.runId === runId && last) active.state = (last.payload as { to: string }).to;
-                observer.onEvents(events);
-                publishRunEvents(events);
-            },
-        };
+        const bridge = runBridge(runId, target, route, controller.signal, observer, (request) => commitToChat(target, request));
         const result = await untilCrash(runId, engine.startRun(input, proxy(bridge)));
         outcome = result.ok
             ? result.value
@@ -153,6 +143,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         outcome = { runId, state: code === 'run.cancelled' ? 'cancelled' : 'failed', messageId: null, error: { code, message } };
     } finally {
         context.eventSource.removeListener(context.eventTypes.GENERATION_STOPPED!, onStop);
+        releaseGenerating();
         target.closed = true;
         dropExtToolApprovals(runId);
         if (active?.runId === runId) active = null;
@@ -162,6 +153,28 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
     }
     observer.onRunEnd(outcome);
     return outcome;
+}
+
+/**
+ * What the worker reaches of the page during a run (a new one or a resumed one alike): the model through
+ * the run's route, streamed deltas to the panel, the chat through `commit`, extension tools, and the run's
+ * events to the panel and to API subscribers.
+ */
+function runBridge(runId: string, target: CommitTarget, route: ReturnType<typeof routeModel>, signal: AbortSignal, observer: RunObserver, commit: HostBridge['commit']): HostBridge {
+    const models = createModelRequests(route, signal, (delta) => observer.onModelDelta?.(delta));
+    return {
+        requestModel: models.requestModel,
+        abortModelRequest: models.abortModelRequest,
+        commit,
+        attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
+        callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
+        onEvents: (events) => {
+            const last = [...events].reverse().find((event) => event.type === 'run-state');
+            if (active && active.runId === runId && last) active.state = (last.payload as { to: string }).to;
+            observer.onEvents(events);
+            publishRunEvents(events);
+        },
+    };
 }
 
 /**
@@ -263,28 +276,24 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     const controller = new AbortController();
     const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false, ...(fixed ?? {}) };
     active = { runId, state: 'running', controller, target };
+    const context = stContext();
+    const onStop = () => void cancelActiveRun('Stopped by the user.');
+    context.eventSource.on(context.eventTypes.GENERATION_STOPPED!, onStop);
+    // The user resumed it and watches it: SillyTavern's Stop stops it, as a run started by Send.
+    const releaseGenerating = holdGeneratingState();
     observer.onRunStart(runId, generationType);
     let outcome: RunOutcome;
     try {
-        const route = routeModel(profile);
-        const models = createModelRequests(route, controller.signal);
-        const bridge: HostBridge = {
-            requestModel: models.requestModel,
-            abortModelRequest: models.abortModelRequest,
-            commit: createResumedCommit(target, ticket.value.messageId),
-            attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
-            onEvents: (events) => {
-                const last = [...events].reverse().find((event) => event.type === 'run-state');
-                if (active && last) active.state = (last.payload as { to: string }).to;
-                observer.onEvents(events);
-            },
-        };
+        const bridge = runBridge(runId, target, routeModel(profile), controller.signal, observer, createResumedCommit(target, ticket.value.messageId));
         const result = await untilCrash(runId, engine.resumeRun(runId, proxy(bridge)));
         outcome = result.ok ? result.value : { runId, state: 'failed', messageId: target.messageId, error: { code: result.error.code, message: result.error.message } };
     } catch (error) {
         outcome = { runId, state: 'failed', messageId: target.messageId, error: { code: 'run.internal_error', message: error instanceof Error ? error.message : String(error) } };
     } finally {
+        context.eventSource.removeListener(context.eventTypes.GENERATION_STOPPED!, onStop);
+        releaseGenerating();
         target.closed = true;
+        dropExtToolApprovals(runId);
         active = null;
     }
     if (outcome.state === 'failed' && outcome.error) globalThis.toastr?.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);

@@ -62,6 +62,9 @@ export interface StContext {
     saveChat(): Promise<void>;
     updateMessageBlock(messageId: number, message: ChatMessage): void;
     stopGeneration(): boolean;
+    /** ST's generating state: the Stop button shown, swipes hidden, `body[data-generating]` set (and cleared). */
+    deactivateSendButtons?(): void;
+    activateSendButtons?(): void;
     uuidv4(): string;
     saveMetadata(): Promise<void>;
     executeSlashCommandsWithOptions(text: string, options?: Record<string, unknown>): Promise<{ pipe?: unknown } | undefined>;

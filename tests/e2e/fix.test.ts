@@ -132,3 +132,22 @@ test("the wand button on an agent reply asks for the request in SillyTavern's po
     assert.notEqual(after.at(-1)!.runId, before.at(-1)!.runId);
     await page.context().close();
 });
+
+test("a fix run puts SillyTavern in its generating state: its Stop button stops the run, and the reply stays as it was", async () => {
+    await agentReplyEditedByUser();
+    const before = await chatLines(page);
+    session.mock.enqueue({ ...calls(call('workspace_finish', {})), delayMs: 60_000 });
+    const runId = await slash(page, '/agent fix make it darker');
+    assert.ok(runId);
+    await session.mock.waitForGenerations(1, 30_000);
+    await page.locator('#mes_stop').waitFor({ state: 'visible' });
+    assert.equal(await page.evaluate(() => document.body.dataset.generating), 'true', 'SillyTavern is generating while the fix runs');
+
+    await page.locator('#mes_stop').click();
+    await waitForIdle(page);
+    const state = await page.evaluate((id) => globalThis.TavernAgent!.runs().then((runs) => runs.find((run) => run.runId === id)?.state), runId);
+    assert.equal(state, 'cancelled');
+    assert.ok(await page.locator('#mes_stop').isHidden(), 'the Stop button is gone once the run ended');
+    assert.deepEqual(await chatLines(page), before, 'the stopped fix changed nothing');
+    await page.context().close();
+});
