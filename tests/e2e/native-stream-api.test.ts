@@ -5,6 +5,7 @@ import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import { sendMessage } from '../harness/browser';
 import { call, calls, chatLines, openAgentChat } from '../harness/agent';
 import { startMockModel, type MockModel } from '../harness/mock-model';
+import { startMockTextCompletion, type MockTextCompletion } from '../harness/mock-text-completion';
 import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
 
 /**
@@ -15,15 +16,18 @@ import { slash, startTavernSession, type TavernSession } from '../harness/tavern
 
 let session: TavernSession;
 let secondModel: MockModel;
+let textModel: MockTextCompletion;
 
 before(async () => {
     session = await startTavernSession();
     secondModel = await startMockModel();
+    textModel = await startMockTextCompletion();
 });
 
 after(async () => {
     await session?.close();
     await secondModel?.close();
+    await textModel?.close();
 });
 
 /** Stores profiles the way the panel does (SillyTavern extension settings) and picks one for this chat. */
@@ -102,6 +106,33 @@ test('Stop mid-stream through a Connection Manager profile aborts the call; noth
     const [streamed] = secondModel.generations();
     await secondModel.waitUntil(() => streamed!.aborted === true, 'the stream in flight to be aborted');
     assert.equal((await chatLines(page)).length, before.length + 1, 'only the user message was added');
+    await page.context().close();
+});
+
+test('through a Text Completion connection profile that streams, the narration shows as it arrives and the call runs on the whole text', async () => {
+    const page = await openAgentChat(session);
+    await page.evaluate((url) => {
+        const context = SillyTavern!.getContext() as unknown as { extensionSettings: Record<string, any>; textCompletionSettings: Record<string, unknown> }; // untyped settings
+        context.extensionSettings.connectionManager.profiles.push({ id: 'tc-stream', name: 'Local text', api: 'generic', 'api-url': url });
+        context.textCompletionSettings.streaming = true; // no preset on the profile: the user's setting decides
+    }, textModel.url);
+    await useProfile(page, { ...WRITER_PROFILE, id: 'text-streamed', displayName: 'Text streamed', model: { mode: 'connection-profile', profileId: 'tc-stream', profileName: 'Local text' } });
+    const toolCall = (name: string, args: unknown) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+    const narration = 'Listening to the glade for a while before writing it down.';
+    textModel.holdStreamAfter(4);
+    textModel.enqueue(`${narration}\n${toolCall('workspace_write_file', { path: 'output/main.md', content: 'Streamed through the profile.' })}`, `${toolCall('workspace_commit', {})}\n${toolCall('workspace_finish', {})}`);
+    const sent = sendMessage(page, 'Stream it through the profile.');
+    const partial = page.locator('[data-testid="streaming-text"]');
+    await partial.waitFor({ timeout: 120_000 });
+    const shown = await partial.innerText();
+    assert.ok(shown.length > 0 && narration.startsWith(shown) && shown.length < narration.length, `partial text: ${shown}`);
+    textModel.releaseStreams();
+    await sent;
+    assert.equal((await chatLines(page)).at(-1)!.mes, 'Streamed through the profile.');
+    const requests = textModel.generations();
+    assert.equal(requests.length, 2);
+    assert.ok(requests.every((r) => r.path === '/v1/completions' && r.body.stream === true), 'both calls streamed');
+    assert.equal(session.mock.generations().length, 0, 'the current connection was not used');
     await page.context().close();
 });
 
