@@ -29,6 +29,9 @@ import { remoteRun, watchOtherTabs } from './host/live-view';
 import { onEngineCrash } from './host/worker-client';
 import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';
+import { openPanel } from './ui/mount';
+import { panelOpen } from './ui/state';
+import { approvalToasts } from './host/ext-tool-toast';
 import type { PanelServices } from './ui/services';
 import { chatStatus, engineState, panelSettingsState, savingAgentMode } from './ui/state';
 
@@ -113,6 +116,7 @@ function start(): void {
     void watchOtherTabs(liveFeed, (runId) => activeRun()?.runId === runId, refreshChatStatus).catch(() => undefined);
     onEngineCrash(() => refreshChatStatus());
     onExtToolApprovals((pending) => (extToolApprovals.value = pending));
+    onExtToolApprovals(approvalToasts(() => panelOpen.value, openPanel));
     panelSettingsState.value = panelSettings();
     onPanelSettingsChange((settings) => {
         panelSettingsState.value = settings;

@@ -94,7 +94,10 @@ export interface TavernAgentApi {
     /** The run's workspace paths: its files (output/, scratch/, summaries/ …), then its hidden stores. */
     files(runId: string): Promise<string[]>;
     readFile(runId: string, path: string): Promise<string>;
-    /** The runs of the open chat, oldest first (`chatId` defaults to the open chat's). */
+    /**
+     * The runs stored for a chat, oldest first: any chat, open or not, by `chatId` as `status().chatId` and
+     * `/agent status` give it; the open chat's when `chatId` is absent (none on the welcome screen).
+     */
     runs(options?: { chatId?: string }): Promise<TavernAgentRunInfo[]>;
     /**
      * Continues an interrupted run of the open chat from its journal and resolves when it ends. Rejects with a

@@ -111,6 +111,8 @@ export interface EngineApi {
     /** The page saw the worker running `runId` die: marks the run interrupted (resumable). */
     interruptRun(runId: string): Promise<Result<boolean>>;
     listRuns(chatKey: string): Promise<Result<RunRecord[]>>;
+    /** The runs of any chat by its file id (open or not), oldest first; imported copies excluded. */
+    listChatRuns(chatId: string): Promise<Result<RunRecord[]>>;
     /** Built-ins merged with the user's stored profiles (raw JSON, validated here). */
     listProfiles(stored: Record<string, unknown>): Promise<ProfileListing[]>;
     /** The profile a run of `id` would use, or why it cannot be used. */

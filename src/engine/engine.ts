@@ -8,6 +8,7 @@ import type { RunOutcome, RunRequest } from '../contract/run-input';
 import { openTavernAgentDb, type TavernAgentDb } from '../store/db';
 import { createIdbRunStorage } from '../store/idb-run-storage';
 import type { RunStorage } from '../store/run-storage';
+import { runsOfChat } from './chat-runs';
 import { RunRequestSchema } from '../contract/run-input';
 import type { Profile } from '../contract/profile';
 import type { RunState } from '../contract/records';
@@ -282,6 +283,15 @@ export function createEngine(): EngineApi {
             try {
                 await sweepInterrupted();
                 return ok((await storage.listRuns(chatKey)).sort((a, b) => a.createdAt - b.createdAt));
+            } catch (error) {
+                return fail('store.read_failed', 'Tavern Agent could not read its run history.', describeError(error));
+            }
+        },
+        async listChatRuns(chatId) {
+            if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+            try {
+                await sweepInterrupted();
+                return ok(await runsOfChat(storage, chatId));
             } catch (error) {
                 return fail('store.read_failed', 'Tavern Agent could not read its run history.', describeError(error));
             }

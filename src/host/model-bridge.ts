@@ -68,9 +68,6 @@ export async function requestModelWithConnection(request: ModelRequest, connecti
     }
 }
 
-/** Sources whose streamed events the accumulators read (Cohere and AI21 stream in shapes of their own). */
-const NOT_STREAMED = new Set(['cohere', 'ai21']);
-
 /**
  * Reads a streamed response to its end: each SSE event goes into the accumulator, what has arrived so far
  * goes to `onPartial` (at most once per chunk read), and the result is the provider's non-streamed shape.
@@ -113,6 +110,34 @@ async function readStream(
     return { body: accumulator.result(), events: count, error, text };
 }
 
+/** SillyTavern pipes the provider's stream without its content type: a 200 that is not JSON is the stream. */
+export function isStreamResponse(response: Response): boolean {
+    return response.ok && response.body !== null && !(response.headers.get('content-type') ?? '').includes('application/json');
+}
+
+/** A streamed response read to its end, as a reply: the accumulated body, the error the stream reported, or a one-piece answer. */
+export async function replyFromStream(
+    response: Response,
+    source: string,
+    onPartial: ((partial: ReturnType<StreamAccumulator['partial']>) => void) | undefined,
+    started: number,
+): Promise<ModelReply> {
+    const streamed = await readStream(response, source, onPartial);
+    const durationMs = Math.round(performance.now() - started);
+    if (streamed.error !== null) return { ok: false, status: null, message: streamed.error, aborted: false };
+    if (streamed.events > 0) return { ok: true, raw: streamed.body, durationMs };
+    // No SSE at all: a provider that answered in one piece after all.
+    let whole: unknown = null;
+    try {
+        whole = JSON.parse(streamed.text);
+    } catch {
+        whole = null;
+    }
+    const message = errorMessage(whole);
+    if (whole === null || message !== null) return { ok: false, status: response.status, message: message ?? (streamed.text.slice(0, 200) || 'The stream ended without any data.'), aborted: false };
+    return { ok: true, raw: whole, durationMs };
+}
+
 /**
  * Sends one agent model call with the user's current Chat Completion connection, through SillyTavern's
  * backend (API keys stay on the server). OpenAI-format tools; the backend converts them for Claude, Gemini
@@ -136,7 +161,7 @@ export async function requestModel(
             request.messages,
         );
         const source = String(settings.chat_completion_source ?? '');
-        const streaming = Boolean(settings.stream_openai) && !NOT_STREAMED.has(source);
+        const streaming = Boolean(settings.stream_openai);
         data.stream = streaming;
         data.tools = request.tools;
         data.tool_choice = 'auto';
@@ -148,23 +173,7 @@ export async function requestModel(
             body: JSON.stringify(data),
             signal,
         });
-        // SillyTavern pipes the provider's stream without its content type: a 200 that is not JSON is the stream.
-        if (streaming && response.ok && response.body && !(response.headers.get('content-type') ?? '').includes('application/json')) {
-            const streamed = await readStream(response, source, onPartial);
-            const durationMs = Math.round(performance.now() - started);
-            if (streamed.error !== null) return { ok: false, status: null, message: streamed.error, aborted: false };
-            if (streamed.events > 0) return { ok: true, raw: streamed.body, durationMs };
-            // No SSE at all: a provider that answered in one piece after all.
-            let whole: unknown = null;
-            try {
-                whole = JSON.parse(streamed.text);
-            } catch {
-                whole = null;
-            }
-            const message = errorMessage(whole);
-            if (whole === null || message !== null) return { ok: false, status: response.status, message: message ?? (streamed.text.slice(0, 200) || 'The stream ended without any data.'), aborted: false };
-            return { ok: true, raw: whole, durationMs };
-        }
+        if (streaming && isStreamResponse(response)) return await replyFromStream(response, source, onPartial, started);
         const text = await response.text();
         let body: unknown = null;
         try {

@@ -3,7 +3,8 @@ import type { Profile } from '../contract/profile';
 import { TEXT_COMPLETION_SOURCE } from '../contract/text-protocol/source';
 import { findConnectionProfile, sourceOfConnection } from './connection-profiles';
 import { t } from '../i18n/t';
-import { requestModel, requestModelWithConnection } from './model-bridge';
+import { requestModel } from './model-bridge';
+import { requestChatWithConnection } from './connection-stream';
 import { SnapshotError } from './snapshot';
 import { stContext } from './st-context';
 import { connectionApiOf, rawConnectionProfile } from './text-completion/text-connection';
@@ -13,7 +14,7 @@ import type { ModelStreamDelta } from '../contract/model-stream';
 export type ModelStreamPartial = Omit<ModelStreamDelta, 'runId' | 'requestId' | 'round'>;
 
 export interface ModelRoute {
-    /** `onPartial` hears a streamed call's progress (only the current connection streams). */
+    /** `onPartial` hears a streamed call's progress (when the connection, or the connection profile, streams). */
     send(request: ModelRequest, signal: AbortSignal, onPartial?: (partial: ModelStreamPartial) => void): Promise<ModelReply>;
     /** The chat completion source responses come from, when it is not the current connection's. */
     source: string | null;
@@ -37,12 +38,13 @@ export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): Mod
         if (api.selected === TEXT_COMPLETION_SOURCE) {
             const raw = rawConnectionProfile(connection.id);
             const textConnection = { id: connection.id, api: connection.api, ...(raw ?? {}) };
-            return { send: (request, signal) => requestTextModelWithConnection(request, textConnection, api.type ?? '', signal), source: TEXT_COMPLETION_SOURCE };
+            return { send: (request, signal, onPartial) => requestTextModelWithConnection(request, textConnection, api.type ?? '', signal, onPartial), source: TEXT_COMPLETION_SOURCE };
         }
-        return { send: (request, signal) => requestModelWithConnection(request, connection.id, signal), source: sourceOfConnection(connection) };
+        const source = sourceOfConnection(connection);
+        return { send: (request, signal, onPartial) => requestChatWithConnection(request, connection.id, source, signal, onPartial), source };
     }
     const mainApi = stContext().mainApi;
-    if (mainApi === TEXT_COMPLETION_SOURCE) return { send: (request, signal) => requestTextModel(request, signal), source: TEXT_COMPLETION_SOURCE };
+    if (mainApi === TEXT_COMPLETION_SOURCE) return { send: (request, signal, onPartial) => requestTextModel(request, signal, onPartial), source: TEXT_COMPLETION_SOURCE };
     if (mainApi !== 'openai') {
         throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion or Text Completion connection. Switch the API, or turn Agent Mode off.`);
     }

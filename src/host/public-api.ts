@@ -30,6 +30,7 @@ export interface TavernAgentApi {
     subscribe(runId: string, listener: (event: PublicRunEvent) => void, options?: { fromSeq?: number }): () => void;
     files(runId: string): Promise<string[]>;
     readFile(runId: string, path: string): Promise<string>;
+    /** Stored runs of any chat by its id (the open chat's when absent), oldest first. */
     runs(options?: { chatId?: string }): Promise<PublicRunInfo[]>;
 }
 

@@ -145,21 +145,21 @@ export function createRunApi(observer: RunObserver) {
             return (await unwrap((await getEngine()).readRunFile(runId, String(path)))).content;
         },
 
-        /** Runs of a chat, oldest first; `chatId` as `/agent status` gives it (the open chat's when absent). */
+        /**
+         * Runs of a chat, oldest first, from storage: any chat, open or not (`chatId` as `/agent status` gives
+         * it); the open chat's when absent (none on the welcome screen).
+         */
         async runs(options: { chatId?: string } = {}): Promise<PublicRunInfo[]> {
-            let chatKey: string;
-            let chatId: string;
-            try {
-                const identity = currentIdentity();
-                chatKey = identity.integrity;
-                chatId = options.chatId ?? identity.chatId;
-            } catch {
-                return [];
+            let chatId = typeof options?.chatId === 'string' && options.chatId ? options.chatId : null;
+            if (chatId === null) {
+                try {
+                    chatId = currentIdentity().chatId;
+                } catch {
+                    return [];
+                }
             }
-            const records = await unwrap((await getEngine()).listRuns(chatKey));
-            return records
-                .filter((record) => record.chatId === chatId)
-                .map(({ runId, chatId: id, state, profileId, createdAt }) => ({ runId, chatId: id, state, profileId, createdAt }));
+            const records = await unwrap((await getEngine()).listChatRuns(chatId));
+            return records.map(({ runId, chatId: id, state, profileId, createdAt }) => ({ runId, chatId: id, state, profileId, createdAt }));
         },
     };
 }

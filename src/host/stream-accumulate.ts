@@ -39,8 +39,10 @@ function openAiAccumulator(): StreamAccumulator {
             if (Array.isArray(delta.reasoning_details)) reasoningDetails.push(...delta.reasoning_details);
             for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
                 if (!isObject(call)) continue;
-                const index = typeof call.index === 'number' ? call.index : calls.length;
                 const fn = isObject(call.function) ? call.function : {};
+                // Without an index (some OpenAI-compatible APIs), a piece with neither id nor name continues the last call.
+                const continues = calls.length > 0 && !str(call.id) && !str(fn.name);
+                const index = typeof call.index === 'number' ? call.index : continues ? calls.length - 1 : calls.length;
                 const slot = (calls[index] ??= { id: '', name: '', args: '' });
                 if (str(call.id)) slot.id = str(call.id);
                 if (str(fn.name)) slot.name += str(fn.name);
@@ -149,9 +151,67 @@ function geminiAccumulator(): StreamAccumulator {
     };
 }
 
-/** The accumulator for a chat completion source (only Claude and Gemini have their own shapes). */
+/**
+ * Cohere v2 chat events (SillyTavern forwards them as Cohere sends them): message-start, content-start/delta
+ * (text, or thinking on reasoning models), tool-plan-delta, tool-call-start/delta, message-end. The result is
+ * Cohere's non-streamed body: `message` at the top level, which the OpenAI decoder reads.
+ */
+function cohereAccumulator(): StreamAccumulator {
+    let id: unknown;
+    let text = '';
+    let thinking = '';
+    let toolPlan = '';
+    let finishReason: unknown = null;
+    let usage: unknown;
+    const calls: Array<{ id: string; name: string; args: string }> = [];
+    return {
+        push(event) {
+            if (!isObject(event)) return;
+            const delta = isObject(event.delta) ? event.delta : {};
+            const message = isObject(delta.message) ? delta.message : {};
+            const index = typeof event.index === 'number' ? event.index : calls.length;
+            if (event.type === 'message-start') id = event.id;
+            if (event.type === 'content-start' || event.type === 'content-delta') {
+                const content = isObject(message.content) ? message.content : {};
+                text += str(content.text);
+                thinking += str(content.thinking);
+            }
+            if (event.type === 'tool-plan-delta') toolPlan += str(message.tool_plan);
+            if (event.type === 'tool-call-start' || event.type === 'tool-call-delta') {
+                const call = isObject(message.tool_calls) ? message.tool_calls : {};
+                const fn = isObject(call.function) ? call.function : {};
+                const slot = (calls[index] ??= { id: '', name: '', args: '' });
+                if (str(call.id)) slot.id = str(call.id);
+                if (str(fn.name)) slot.name += str(fn.name);
+                slot.args += str(fn.arguments);
+            }
+            if (event.type === 'message-end') {
+                if (delta.finish_reason) finishReason = delta.finish_reason;
+                if (isObject(delta.usage)) usage = delta.usage;
+            }
+        },
+        // The tool plan is Cohere's reasoning before its calls (the decoder reads it as reasoning too).
+        partial: () => ({ text, reasoning: [thinking, toolPlan].filter(Boolean).join('\n\n'), toolCalls: calls.filter(Boolean).map((c) => ({ name: c.name, arguments: c.args })) }),
+        result() {
+            const content: Json[] = [];
+            if (thinking) content.push({ type: 'thinking', thinking });
+            if (text) content.push({ type: 'text', text });
+            const message: Json = { role: 'assistant', content };
+            if (toolPlan) message.tool_plan = toolPlan;
+            const toolCalls = calls.filter(Boolean).map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } }));
+            if (toolCalls.length) message.tool_calls = toolCalls;
+            return { ...(id === undefined ? {} : { id }), finish_reason: finishReason, message, ...(usage ? { usage } : {}) };
+        },
+    };
+}
+
+/**
+ * The accumulator for a chat completion source: Claude, Gemini and Cohere have their own shapes; the rest
+ * (AI21 included: its /chat/completions streams OpenAI chunks) are OpenAI-shaped.
+ */
 export function createStreamAccumulator(source: string): StreamAccumulator {
     if (source === 'claude') return claudeAccumulator();
+    if (source === 'cohere') return cohereAccumulator();
     if (source === 'makersuite' || source === 'vertexai') return geminiAccumulator();
     return openAiAccumulator();
 }

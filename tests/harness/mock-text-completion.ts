@@ -21,6 +21,12 @@ export interface MockTextCompletion {
      * the client (SillyTavern's backend, on Stop) drops the connection.
      */
     holdNext(): { arrived: Promise<void>; closed: Promise<void> };
+    /**
+     * Streams the next streamed generation's first `pieces` pieces, then holds the rest until
+     * `releaseStreams()`: a test looks at a half-streamed turn without racing the clock.
+     */
+    holdStreamAfter(pieces: number): void;
+    releaseStreams(): void;
     reset(): void;
     close(): Promise<void>;
 }
@@ -48,6 +54,8 @@ export async function startMockTextCompletion(): Promise<MockTextCompletion> {
     let records: TextRequest[] = [];
     let hold: { arrived: () => void; closed: () => void } | null = null;
     const held = new Set<http.ServerResponse>();
+    let streamHold: number | null = null;
+    const releases = new Set<() => void>();
     const server = http.createServer(async (req, res) => {
         const raw = await readBody(req);
         const path = (req.url ?? '/').split('?')[0]!;
@@ -90,7 +98,19 @@ export async function startMockTextCompletion(): Promise<MockTextCompletion> {
             );
         }
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        for (const piece of pieces(text)) {
+        const holdAt = streamHold;
+        streamHold = null;
+        for (const [i, piece] of pieces(text).entries()) {
+            if (i === holdAt) {
+                held.add(res);
+                const gone = await new Promise<boolean>((resolve) => {
+                    const release = () => resolve(false);
+                    releases.add(release);
+                    res.on('close', () => resolve(true));
+                });
+                held.delete(res);
+                if (gone) return;
+            }
             res.write(`data: ${JSON.stringify(llama ? { content: piece, stop: false } : { choices: [{ index: 0, text: piece, finish_reason: null }] })}\n\n`);
         }
         if (llama) {
@@ -113,6 +133,13 @@ export async function startMockTextCompletion(): Promise<MockTextCompletion> {
             const result = { arrived: new Promise<void>((resolve) => (arrived = resolve)), closed: new Promise<void>((resolve) => (closed = resolve)) };
             hold = { arrived, closed };
             return result;
+        },
+        holdStreamAfter(count) {
+            streamHold = count;
+        },
+        releaseStreams() {
+            for (const release of [...releases]) release();
+            releases.clear();
         },
         reset() {
             queue = [];

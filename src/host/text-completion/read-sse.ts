@@ -2,9 +2,9 @@
  * Reads a streamed Text Completion response (SSE, as SillyTavern's backend forwards it) into one body of
  * the non-streaming shape, so the worker decodes both the same way: the text of every chunk
  * (`choices[0].text` or llama.cpp's `content`), the last finish reason, and the token counts of the final
- * chunk where the backend sends them. An abort rejects the read at once.
+ * chunk where the backend sends them. An abort rejects the read at once. `onText` hears the text so far.
  */
-export async function readTextStream(response: Response): Promise<Record<string, unknown>> {
+export async function readTextStream(response: Response, onText?: (text: string) => void): Promise<Record<string, unknown>> {
     const reader = response.body?.getReader();
     if (!reader) return { choices: [{ index: 0, text: '', finish_reason: null }] };
     const decoder = new TextDecoder();
@@ -45,6 +45,8 @@ export async function readTextStream(response: Response): Promise<Record<string,
                 .join('\n');
             if (data) take(data);
         }
+        // What has arrived so far, once per read (the live view; never journaled).
+        if (onText && events.length > 0) onText(text);
         if (done) break;
     }
     return { choices: [{ index: 0, text, finish_reason: finishReason }], ...(usage ? { usage } : {}), streamed: true };

@@ -3,6 +3,12 @@ import { GRAMMAR_BACKENDS, toolCallGrammar, toTextMessages, withProtocolStops, t
 import { stContext } from '../st-context';
 import { importInstructModule, importScriptModule, importTextGenModule } from '../st-internals';
 import { readTextStream } from './read-sse';
+import { textPartial } from './text-partial';
+import { textStreamPayload } from '../connection-stream';
+import type { ModelStreamDelta } from '../../contract/model-stream';
+
+/** Hears a streamed call's progress (cumulative), for the live view. */
+type OnPartial = (partial: Omit<ModelStreamDelta, 'runId' | 'requestId' | 'round'>) => void;
 
 const GENERATE_URL = '/api/backends/text-completions/generate';
 
@@ -50,7 +56,7 @@ function applyProtocol(data: Record<string, unknown>, request: ModelRequest, api
     }
 }
 
-async function send(data: Record<string, unknown>, signal: AbortSignal, started: number): Promise<ModelReply> {
+async function send(data: Record<string, unknown>, signal: AbortSignal, started: number, onPartial?: OnPartial): Promise<ModelReply> {
     try {
         const response = await fetch(GENERATE_URL, {
             method: 'POST',
@@ -63,7 +69,8 @@ async function send(data: Record<string, unknown>, signal: AbortSignal, started:
             const text = await response.text();
             return { ok: false, status: response.status, message: text.slice(0, 200) || response.statusText, aborted: false };
         }
-        const body: unknown = data.stream ? await readTextStream(response) : await response.json();
+        const onText = onPartial ? (text: string) => onPartial(textPartial(text)) : undefined;
+        const body: unknown = data.stream ? await readTextStream(response, onText) : await response.json();
         const error = body && typeof body === 'object' ? (body as { error?: unknown; response?: unknown; status?: unknown }) : null;
         if (error?.error) {
             const detail = typeof error.response === 'string' ? error.response.slice(0, 200) : typeof error.error === 'string' ? error.error : 'see the SillyTavern server log';
@@ -81,7 +88,7 @@ async function send(data: Record<string, unknown>, signal: AbortSignal, started:
  * the text tool protocol, formatted by the selected instruct template, sent with the user's samplers and
  * stop strings (getTextGenGenerationData) through SillyTavern's backend, streaming as the connection says.
  */
-export async function requestTextModel(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
+export async function requestTextModel(request: ModelRequest, signal: AbortSignal, onPartial?: OnPartial): Promise<ModelReply> {
     const started = performance.now();
     try {
         const [textgen, script] = await Promise.all([importTextGenModule(), importScriptModule()]);
@@ -90,7 +97,7 @@ export async function requestTextModel(request: ModelRequest, signal: AbortSigna
         const data = await textgen.getTextGenGenerationData(prompt, Number(script.amount_gen) || 512, false, false, null, 'quiet');
         data.stream = Boolean(textgen.textgenerationwebui_settings.streaming);
         applyProtocol(data, request, String(data.api_type ?? textgen.textgenerationwebui_settings.type));
-        return await send(data, signal, started);
+        return await send(data, signal, started, onPartial);
     } catch (error) {
         const aborted = signal.aborted || (error instanceof DOMException && error.name === 'AbortError');
         return { ok: false, status: null, message: error instanceof Error ? error.message : String(error), aborted };
@@ -100,9 +107,11 @@ export async function requestTextModel(request: ModelRequest, signal: AbortSigna
 /**
  * The same through a Connection Manager profile on a Text Completion API: its instruct template formats
  * the prompt, its completion preset gives the samplers (SillyTavern's TextCompletionService builds the
- * body), its server URL and type route it. Not streamed: the profile does not say.
+ * body), its server URL and type route it. Streamed when the profile streams (its completion preset's
+ * "Streaming", else the user's), built as SillyTavern's ConnectionManagerRequestService builds it but read
+ * here, so `onPartial` sees the turn arrive and the signal aborts it.
  */
-export async function requestTextModelWithConnection(request: ModelRequest, connection: TextConnection, apiType: string, signal: AbortSignal): Promise<ModelReply> {
+export async function requestTextModelWithConnection(request: ModelRequest, connection: TextConnection, apiType: string, signal: AbortSignal, onPartial?: OnPartial): Promise<ModelReply> {
     const started = performance.now();
     try {
         const context = stContext();
@@ -115,13 +124,16 @@ export async function requestTextModelWithConnection(request: ModelRequest, conn
             stop: preset ? instructModule.getInstructStoppingSequences({ customInstruct: preset, useStopStrings: false }) : [],
         };
         applyProtocol(overrides, request, apiType);
+        const maxTokens = Number(script.amount_gen) || 512;
+        const streamed = await textStreamPayload(connection.id, apiType, prompt, maxTokens, overrides).catch(() => null);
+        if (streamed) return await send(streamed, signal, started, onPartial);
         const raw = await (context.ConnectionManagerRequestService.sendRequest as unknown as (
             id: string,
             prompt: string,
             maxTokens: number,
             custom: Record<string, unknown>,
             override: Record<string, unknown>,
-        ) => Promise<unknown>)(connection.id, prompt, Number(script.amount_gen) || 512, { stream: false, signal, extractData: false, includePreset: true, includeInstruct: false }, overrides);
+        ) => Promise<unknown>)(connection.id, prompt, maxTokens, { stream: false, signal, extractData: false, includePreset: true, includeInstruct: false }, overrides);
         const error = raw && typeof raw === 'object' ? (raw as { error?: unknown }).error : undefined;
         if (error) return { ok: false, status: null, message: `The Text Completion backend returned an error: ${String(error)}`, aborted: false };
         return { ok: true, raw, durationMs: Math.round(performance.now() - started) };
