@@ -1,4 +1,4 @@
-// 11. Resume (issue 13): how long the next page takes to pick up a run cut off mid-way — read its journal,
+// 13. Resume (issue 13): how long the next page takes to pick up a run cut off mid-way — read its journal,
 // rebuild the workspace and the conversation, and send the next model request — beside a fresh run's way to
 // its first request. The reliability scenario (30 tool calls) on IndexedDB in a module worker, instant model.
 import type { Benchmark } from './lib/report';
@@ -18,7 +18,7 @@ interface Timing {
 
 export const resume: Benchmark = {
     name: 'resume',
-    title: '11 Resume: the next page picks up a cut-off run',
+    title: '13 Resume: the next page picks up a cut-off run',
     async run({ shared, log }) {
         const bench = await shared.workerPage();
         const fresh = (): Promise<Timing> => bench.call('resumeTiming', null);
