@@ -91,8 +91,12 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
             events += batch.length;
         },
     };
+    const input = runInput(`bench-${crypto.randomUUID()}`);
+    // The engine runs the profile prepareRun resolved (as the extension does): the bench's writer, stored as an override.
+    const prepared = await worker.prepareRun(input.runId, input.profile.id, { [input.profile.id]: input.profile });
+    if (!prepared.ok) throw new Error(prepared.error.message);
     const started = performance.now();
-    const outcome = await worker.startRun(runInput(`bench-${crypto.randomUUID()}`), proxy(host));
+    const outcome = await worker.startRun(input, proxy(host));
     const wallMs = performance.now() - started;
     if (!outcome.ok) throw new Error(outcome.error.message);
     return { wallMs, hostMs, events, state: outcome.value.state };

@@ -79,7 +79,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     state.tokensIn += turn.usage?.input ?? 0;
     state.tokensOut += turn.usage?.output ?? 0;
     if (turn.reasoning.trim()) state.reasoning.push(turn.reasoning.trim());
-    await journal.append(
+    void journal.append(
         'model-response',
         {
             round,
@@ -93,6 +93,9 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
             ...(turn.repairs ? { repairs: turn.repairs } : {}),
         },
         { files: [responseFile] },
+        // Stored with the next event (the first call's start, or the plain-text turn's): nothing acts on a
+        // response before that event is written, so the round costs one transaction less.
+        { defer: true },
     );
     return turn;
 }
