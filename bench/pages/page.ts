@@ -2,6 +2,7 @@
 // the way the extension's main thread does (a comlink proxy passed to engine.startRun), only instant:
 // every model reply is built before the run starts, so no model time is in the figure.
 import { proxy, wrap } from 'comlink';
+import { createConversationStore } from '../../src/host/conversation-store';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import type { JournalEvent } from '../../src/contract/records';
 import type { RunInput } from '../../src/contract/run-input';
@@ -77,12 +78,16 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
     const replies = scriptedReplies(rounds);
     let hostMs = 0;
     let events = 0;
+    // The page keeps each conversation, as the extension's host does (only new messages cross per round).
+    const conversations = createConversationStore();
     const host: HostBridge = {
         async requestModel(request) {
             const started = performance.now();
+            const messages = conversations.resolve(request);
             const raw = replies[request.round - 1];
             hostMs += performance.now() - started;
-            return raw ? { ok: true, raw, durationMs: 0 } : { ok: false, status: 500, message: 'no scripted reply', retryable: false, aborted: false };
+            if (messages === null) return { ok: false, status: null, message: 'conversation missing', aborted: false, conversationMissing: true };
+            return raw ? { ok: true, raw, durationMs: 0, keepsConversation: true } : { ok: false, status: 500, message: 'no scripted reply', retryable: false, aborted: false };
         },
         async commit() {
             return { ok: true, value: { messageId: 2 } };

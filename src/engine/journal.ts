@@ -99,6 +99,11 @@ export class Journal implements JournalWriter {
         this.queue = [];
         this.urgent = 0;
         this.flushDue = false;
+        // The deferred events go in this batch: their timer must not flush the next ones early.
+        if (this.flushTimer !== null) {
+            clearTimeout(this.flushTimer);
+            this.flushTimer = null;
+        }
         this.inFlight = this.write(batch, waited).finally(() => {
             this.inFlight = null;
             this.pump();

@@ -91,14 +91,10 @@ export function createIdbRunStorage(db: Db): RunStorage {
             return;
         }
         // Only the stores the batch writes: a transaction over fewer stores is cheaper to schedule.
-        if (files.length === 0 && checkpoints.length === 0) {
-            const tx = db.transaction('events', 'readwrite');
-            await allOrNothing(tx, (write) => {
-                for (const { event } of writes) write(tx.store.add(event));
-            });
-            return;
-        }
-        const tx = db.transaction(['events', 'files', 'checkpoints'], 'readwrite');
+        const stores: Array<'events' | 'files' | 'checkpoints'> = ['events'];
+        if (files.length > 0) stores.push('files');
+        if (checkpoints.length > 0) stores.push('checkpoints');
+        const tx = db.transaction(stores, 'readwrite');
         await allOrNothing(tx, (write) => {
             for (const { event } of writes) write(tx.objectStore('events').add(event));
             for (const file of files) write(tx.objectStore('files').put(file));
