@@ -17,8 +17,9 @@ import { skills } from './skills';
 import { timelineScroll } from './timeline-scroll';
 import { subagents } from './subagents';
 import { reliability } from './reliability';
+import { workerHeap } from './worker-heap';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

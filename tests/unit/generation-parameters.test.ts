@@ -31,7 +31,7 @@ describe('generation parameters', () => {
         assert.deepEqual(first, { type: 'quiet', model: 'gpt-4.1', temperature: 0.7, messages: [say('one')] });
         assert.deepEqual(second, { type: 'quiet', model: 'gpt-4.1', temperature: 0.7, messages: [say('one'), say('two')] });
         // A change to one request's body never reaches the next.
-        second.stream = true;
+        Object.assign(second, { stream: true });
         assert.equal((await runGenerationParameters(openai, 'gp-run-1', [])).stream, undefined);
         // The next run reads the settings as they are then.
         assert.equal((await runGenerationParameters(openai, 'gp-run-2', [])).temperature, 1.5);
