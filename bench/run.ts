@@ -18,8 +18,9 @@ import { timelineScroll } from './timeline-scroll';
 import { subagents } from './subagents';
 import { reliability } from './reliability';
 import { workerHeap } from './worker-heap';
+import { bigChatSend } from './big-chat-send';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {
