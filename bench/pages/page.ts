@@ -69,7 +69,7 @@ function subagentInput(runId: string): RunInput {
 let opened = false;
 
 /** One whole run with `rounds` list-files rounds; wall time on the page, host time (≈ 0) kept apart. */
-async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: number; events: number; state: string }> {
+async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: number; events: number; state: string; crossedMessages: number; crossedChars: number; deliveries: number }> {
     if (!opened) {
         const result = await worker.open(`bench-loop-${crypto.randomUUID()}`);
         if (!result.ok) throw new Error(result.error.message);
@@ -78,11 +78,17 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
     const replies = scriptedReplies(rounds);
     let hostMs = 0;
     let events = 0;
+    // What crosses worker → page in model requests: messages and their characters.
+    let crossedMessages = 0;
+    let crossedChars = 0;
+    let deliveries = 0;
     // The page keeps each conversation, as the extension's host does (only new messages cross per round).
     const conversations = createConversationStore();
     const host: HostBridge = {
         async requestModel(request) {
             const started = performance.now();
+            crossedMessages += request.messages.length;
+            for (const message of request.messages) crossedChars += typeof message.content === 'string' ? message.content.length : 0;
             const messages = conversations.resolve(request);
             const raw = replies[request.round - 1];
             hostMs += performance.now() - started;
@@ -94,6 +100,7 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
         },
         onEvents(batch: JournalEvent[]) {
             events += batch.length;
+            deliveries += 1;
         },
     };
     const input = runInput(`bench-${crypto.randomUUID()}`);
@@ -104,7 +111,7 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
     const outcome = await worker.startRun(input, proxy(host));
     const wallMs = performance.now() - started;
     if (!outcome.ok) throw new Error(outcome.error.message);
-    return { wallMs, hostMs, events, state: outcome.value.state };
+    return { wallMs, hostMs, events, state: outcome.value.state, crossedMessages, crossedChars, deliveries };
 }
 
 /** The same scripted run with the host inside the worker: IndexedDB or memory storage, no page traffic. */
