@@ -61,7 +61,7 @@ async function sendToFirstRequest(page: Page, agent: boolean): Promise<number> {
 
 export const bigChatSend: Benchmark = {
     name: 'big-chat-send',
-    title: '11 A 10,000-message chat: Send to the first model request',
+    title: '12 A 10,000-message chat: Send to the first model request',
     async run({ shared, log }) {
         const tavern = await shared.tavern();
         writeChatFile(path.join(tavern.st.userDir, 'chats', 'default_Seraphina', `${CHAT_NAME}.jsonl`), bigChat());

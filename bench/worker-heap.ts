@@ -7,7 +7,7 @@ const MB = 1024 * 1024;
 
 export const workerHeap: Benchmark = {
     name: 'worker-heap',
-    title: '10 Worker heap after a 200-round run',
+    title: '11 Worker heap after a 200-round run',
     async run({ shared, log }) {
         const bench = await shared.workerPage();
         await bench.call('timedRun', 2);
