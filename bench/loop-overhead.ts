@@ -20,6 +20,7 @@ export const loopOverhead: Benchmark = {
         const bare: number[] = [];
         const hostMs: number[] = [];
         let events = 0;
+        const crossed = { messages0: 0, messagesN: 0, chars0: 0, charsN: 0, deliveries0: 0, deliveriesN: 0 };
         let storageCalls = { zero: 0, n: 0 };
         for (let i = 0; i < REPEATS; i += 1) {
             // Interleaved, so a busy moment of the shared machine slows every variant alike.
@@ -30,6 +31,7 @@ export const loopOverhead: Benchmark = {
             samples.pageN.push(b.wallMs);
             hostMs.push(b.hostMs);
             events = b.events;
+            Object.assign(crossed, { messages0: a.crossedMessages, messagesN: b.crossedMessages, chars0: a.crossedChars, charsN: b.crossedChars, deliveries0: a.deliveries, deliveriesN: b.deliveries });
             const idb0 = await bench.call('inWorkerRun', 0, 'idb');
             const idbN = await bench.call('inWorkerRun', ROUNDS, 'idb');
             samples.idb0.push(idb0.ms);
@@ -62,8 +64,11 @@ export const loopOverhead: Benchmark = {
                 { id: 'loop-overhead.cpu', label: '… of which engine CPU (memory storage, host in worker)', value: memory, unit: 'ms' },
                 { id: 'loop-overhead.idb', label: `… of which IndexedDB (${txPerRound} transactions per round)`, value: idb - memory, unit: 'ms' },
                 { id: 'loop-overhead.comlink', label: '… of which worker ↔ page (comlink host, events)', value: page - idb, unit: 'ms' },
+                { id: 'loop-overhead.crossed-messages', label: 'Messages sent worker → page per round (model requests)', value: (crossed.messagesN - crossed.messages0) / ROUNDS, unit: '' },
+                { id: 'loop-overhead.crossed-chars', label: '… their characters per round', value: (crossed.charsN - crossed.chars0) / ROUNDS, unit: '' },
+                { id: 'loop-overhead.deliveries', label: 'Event deliveries worker → page per round', value: (crossed.deliveriesN - crossed.deliveries0) / ROUNDS, unit: '' },
             ],
-            details: { rounds: ROUNDS, repeats: REPEATS, samples, hostMsAtN: hostMs, eventsAtN: events, storageCalls, txPerRound, bareTransactionMs: bare },
+            details: { rounds: ROUNDS, repeats: REPEATS, samples, hostMsAtN: hostMs, eventsAtN: events, crossed, storageCalls, txPerRound, bareTransactionMs: bare },
             notes: [
                 `Per round = (median wall time of a run with ${ROUNDS} rounds of one workspace_list_files call − median of a run with 0 such rounds) / ${ROUNDS}; both runs end with one write + commit + finish round. ${REPEATS} interleaved repeats.`,
                 'The real engine (createEngine().startRun: IndexedDB storage, journal, tools) in a module worker; the host is a comlink proxy on the page, as in the extension, answering from replies built before the run (host time ≈ 0: model and SillyTavern excluded).',

@@ -19,8 +19,10 @@ import { timelineScroll } from './timeline-scroll';
 import { subagents } from './subagents';
 import { reliability } from './reliability';
 import { resume } from './resume';
+import { workerHeap } from './worker-heap';
+import { bigChatSend } from './big-chat-send';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, resume];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

@@ -2,6 +2,7 @@
 // the way the extension's main thread does (a comlink proxy passed to engine.startRun), only instant:
 // every model reply is built before the run starts, so no model time is in the figure.
 import { proxy, wrap } from 'comlink';
+import { createConversationStore } from '../../src/host/conversation-store';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import type { JournalEvent } from '../../src/contract/records';
 import type { RunInput } from '../../src/contract/run-input';
@@ -68,7 +69,7 @@ function subagentInput(runId: string): RunInput {
 let opened = false;
 
 /** One whole run with `rounds` list-files rounds; wall time on the page, host time (≈ 0) kept apart. */
-async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: number; events: number; state: string }> {
+async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: number; events: number; state: string; crossedMessages: number; crossedChars: number; deliveries: number }> {
     if (!opened) {
         const result = await worker.open(`bench-loop-${crypto.randomUUID()}`);
         if (!result.ok) throw new Error(result.error.message);
@@ -77,25 +78,40 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
     const replies = scriptedReplies(rounds);
     let hostMs = 0;
     let events = 0;
+    // What crosses worker → page in model requests: messages and their characters.
+    let crossedMessages = 0;
+    let crossedChars = 0;
+    let deliveries = 0;
+    // The page keeps each conversation, as the extension's host does (only new messages cross per round).
+    const conversations = createConversationStore();
     const host: HostBridge = {
         async requestModel(request) {
             const started = performance.now();
+            crossedMessages += request.messages.length;
+            for (const message of request.messages) crossedChars += typeof message.content === 'string' ? message.content.length : 0;
+            const messages = conversations.resolve(request);
             const raw = replies[request.round - 1];
             hostMs += performance.now() - started;
-            return raw ? { ok: true, raw, durationMs: 0 } : { ok: false, status: 500, message: 'no scripted reply', retryable: false, aborted: false };
+            if (messages === null) return { ok: false, status: null, message: 'conversation missing', aborted: false, conversationMissing: true };
+            return raw ? { ok: true, raw, durationMs: 0, keepsConversation: true } : { ok: false, status: 500, message: 'no scripted reply', retryable: false, aborted: false };
         },
         async commit() {
             return { ok: true, value: { messageId: 2 } };
         },
         onEvents(batch: JournalEvent[]) {
             events += batch.length;
+            deliveries += 1;
         },
     };
+    const input = runInput(`bench-${crypto.randomUUID()}`);
+    // The engine runs the profile prepareRun resolved (as the extension does): the bench's writer, stored as an override.
+    const prepared = await worker.prepareRun(input.runId, input.profile.id, { [input.profile.id]: input.profile });
+    if (!prepared.ok) throw new Error(prepared.error.message);
     const started = performance.now();
-    const outcome = await worker.startRun(runInput(`bench-${crypto.randomUUID()}`), proxy(host));
+    const outcome = await worker.startRun(input, proxy(host));
     const wallMs = performance.now() - started;
     if (!outcome.ok) throw new Error(outcome.error.message);
-    return { wallMs, hostMs, events, state: outcome.value.state };
+    return { wallMs, hostMs, events, state: outcome.value.state, crossedMessages, crossedChars, deliveries };
 }
 
 /** The same scripted run with the host inside the worker: IndexedDB or memory storage, no page traffic. */

@@ -70,6 +70,13 @@ export interface ModelRequest {
     /** The agent making the call, to name it in errors ("the researcher's connection profile is missing"). */
     agentName?: string;
     messages: WireMessage[];
+    /**
+     * Which conversation `messages` belong to (`key`: the root agent's, or a sub-agent task's) and how many
+     * of its messages come before them (`base`). A host that keeps conversations (its reply says
+     * `keepsConversation`) gets only the new messages of each round and puts them after its first `base`;
+     * base 0 sends the conversation whole. Absent: `messages` is the whole conversation.
+     */
+    conversation?: { key: string; base: number };
     tools: WireTool[];
     /**
      * Text Completion connections only: whether the request may constrain decoding to the text tool
@@ -86,6 +93,8 @@ export type ModelReply =
           durationMs: number;
           /** The chat completion source the response comes from, when it is not the run's (a sub-agent's model). */
           source?: string;
+          /** The host keeps the request's conversation: the next request of it may carry only its new messages. */
+          keepsConversation?: boolean;
       }
     | {
           ok: false;
@@ -95,4 +104,6 @@ export type ModelReply =
           aborted: boolean;
           /** The server's Retry-After, in milliseconds, when it sent one. */
           retryAfterMs?: number;
+          /** The host does not hold the messages the request builds on (`conversation.base`): send them whole. */
+          conversationMissing?: boolean;
       };

@@ -1,9 +1,10 @@
 import { RunFailure } from '../contract/errors';
-import type { ModelReply, ModelRequest, ModelTurn } from '../contract/model';
+import type { ModelReply, ModelRequest, ModelTurn, WireMessage } from '../contract/model';
 import type { HostBridge } from '../contract/wire';
 import type { AgentInvocation } from './invocation';
 import { decodeModelResponse } from './model/decode';
 import { requestWithRetry } from './model-retry';
+import { conversationMessages, noteConversationReply } from './conversation-sync';
 
 const pad = (n: number) => String(n).padStart(3, '0');
 
@@ -34,6 +35,19 @@ function sendAbortable(host: HostBridge, request: ModelRequest, signal: AbortSig
 }
 
 /**
+ * Sends a request that may carry only the conversation's new messages; a host that no longer holds the
+ * rest (conversationMissing) is sent the whole conversation at once, as part of the same attempt.
+ */
+async function sendConversation(host: HostBridge, request: ModelRequest, conversation: WireMessage[], signal: AbortSignal): Promise<ModelReply> {
+    let reply = await sendAbortable(host, request, signal);
+    if (!reply.ok && reply.conversationMissing && request.conversation) {
+        reply = await sendAbortable(host, { ...request, messages: conversation.slice(), conversation: { key: request.conversation.key, base: 0 } }, signal);
+    }
+    noteConversationReply(conversation, reply);
+    return reply;
+}
+
+/**
  * One model turn: journal the request, send it through the host (with retries), keep the raw response
  * for the timeline, decode it into the one internal turn shape. Counts the round against the budget.
  */
@@ -46,12 +60,12 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     await journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping });
     const requestId = `${agent.taskId ?? 'root'}:${round}`;
     const reply = await requestWithRetry(
-        (request) => sendAbortable(session.deps.host, request, signal),
+        (request) => sendConversation(session.deps.host, request, conversation, signal),
         {
             runId: input.runId,
             requestId,
             round,
-            messages: conversation,
+            ...conversationMessages(conversation, agent.taskId ?? 'root'),
             tools,
             grammar: agent.profile.textProtocol.grammar,
             ...(agent.taskId ? { model: agent.profile.model, agentName: agent.profile.displayName } : {}),
@@ -79,7 +93,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     state.tokensIn += turn.usage?.input ?? 0;
     state.tokensOut += turn.usage?.output ?? 0;
     if (turn.reasoning.trim()) state.reasoning.push(turn.reasoning.trim());
-    await journal.append(
+    void journal.append(
         'model-response',
         {
             round,
@@ -93,6 +107,9 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
             ...(turn.repairs ? { repairs: turn.repairs } : {}),
         },
         { files: [responseFile] },
+        // Stored with the next event (the first call's start, or the plain-text turn's): nothing acts on a
+        // response before that event is written, so the round costs one transaction less.
+        { defer: true },
     );
     return turn;
 }

@@ -36,11 +36,14 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
     const durationMs = session.now() - started;
     const content = modelFacingText(outcome, resultPath);
     const resultFile = { files: [workspace.record(resultPath, JSON.stringify(outcome), 0)] };
+    // The result goes to storage with the next event (the next call's start, or the next model request):
+    // the model reads it only after that event is written, so journal-first holds with one transaction less.
+    const defer = { defer: true };
     if (outcome.ok) {
-        await journal.append('tool-call-complete', { callId, name: call.name, durationMs, summary: content.slice(0, 200), resultPath }, resultFile);
+        void journal.append('tool-call-complete', { callId, name: call.name, durationMs, summary: content.slice(0, 200), resultPath }, resultFile, defer);
     } else {
         const { code, message, hint } = outcome.error;
-        await journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile);
+        void journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile, defer);
     }
     return content;
 }

@@ -109,6 +109,8 @@ export class RunSession {
 
     async saveRecord(): Promise<void> {
         this.record.updatedAt = this.now();
+        // The record never gets ahead of the journal: deferred events (a call's result) land first.
+        await this.journal.flush();
         try {
             await this.deps.storage.putRun({ ...this.record });
         } catch (error) {

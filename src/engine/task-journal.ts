@@ -1,6 +1,6 @@
 import type { EventPayloads, EventType, TaskStamp } from '../contract/events';
 import type { EventAttachments, JournalEvent } from '../contract/records';
-import type { JournalWriter } from '../workspace/journal-writer';
+import type { AppendOptions, JournalWriter } from '../workspace/journal-writer';
 
 /**
  * A sub-agent's view of the run's one journal: every event it appends carries its task id and the delegate
@@ -9,8 +9,8 @@ import type { JournalWriter } from '../workspace/journal-writer';
  */
 export function taskJournal(journal: JournalWriter, stamp: TaskStamp): JournalWriter {
     return {
-        append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent> {
-            return journal.append(type, { ...payload, ...stamp }, attachments);
+        append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments, options?: AppendOptions): Promise<JournalEvent> {
+            return journal.append(type, { ...payload, ...stamp }, attachments, options);
         },
     };
 }

@@ -1,6 +1,7 @@
 import type { ModelReply, ModelRequest } from '../contract/model';
 import { stContext } from './st-context';
 import { importOpenAiModule } from './st-internals';
+import { runGenerationParameters } from './generation-parameters';
 import { createStreamAccumulator, parseSse, type StreamAccumulator } from './stream-accumulate';
 
 /** Post-processing modes that keep tool calls and tool turns intact (SILLYTAVERN-API.md §2). */
@@ -154,12 +155,7 @@ export async function requestModel(
     try {
         const openai = await importOpenAiModule();
         const settings = openai.oai_settings;
-        const { generate_data: data } = await openai.createGenerationParameters(
-            settings,
-            openai.getChatCompletionModel(settings),
-            'quiet',
-            request.messages,
-        );
+        const data = await runGenerationParameters(openai, request.runId, request.messages);
         const source = String(settings.chat_completion_source ?? '');
         const streaming = Boolean(settings.stream_openai);
         data.stream = streaming;

@@ -1,4 +1,5 @@
 import type { ModelReply, ModelRequest } from '../contract/model';
+import { createConversationStore } from './conversation-store';
 import type { Profile } from '../contract/profile';
 import { routeModel, type ModelRoute, type ModelStreamPartial } from './model-route';
 import type { ModelStreamDelta } from '../contract/model-stream';
@@ -12,8 +13,13 @@ import { importOpenAiModule } from './st-internals';
  */
 export function createModelRequests(rootRoute: ModelRoute, runSignal: AbortSignal, onDelta?: (delta: ModelStreamDelta) => void) {
     const inFlight = new Map<string, AbortController>();
+    const conversations = createConversationStore();
     return {
-        async requestModel(request: ModelRequest): Promise<ModelReply> {
+        async requestModel(delta: ModelRequest): Promise<ModelReply> {
+            const messages = conversations.resolve(delta);
+            if (messages === null) return { ok: false, status: null, message: 'The page no longer holds this conversation.', aborted: false, conversationMissing: true };
+            const { conversation: _sent, ...rest } = delta;
+            const request: ModelRequest = { ...rest, messages };
             let route = rootRoute;
             if (request.model) {
                 try {
@@ -33,10 +39,11 @@ export function createModelRequests(rootRoute: ModelRoute, runSignal: AbortSigna
                     ? (partial: ModelStreamPartial) => onDelta({ runId: request.runId, requestId: request.requestId, round: request.round, ...partial })
                     : undefined;
                 const reply = await route.send(request, controller.signal, onPartial);
-                if (!reply.ok || route === rootRoute) return reply;
+                if (!reply.ok) return reply;
+                if (route === rootRoute) return { ...reply, keepsConversation: true };
                 // A sub-agent's response decodes by its own connection's source, not the run's.
                 const source = route.source ?? String((await importOpenAiModule()).oai_settings.chat_completion_source);
-                return { ...reply, source };
+                return { ...reply, source, keepsConversation: true };
             } finally {
                 inFlight.delete(request.requestId);
                 runSignal.removeEventListener('abort', onRunAbort);

@@ -2,7 +2,7 @@ import type { IDBPDatabase } from 'idb';
 import type { WorkspaceFile } from '../contract/records';
 import { chunkHash, isChunkedPath, splitIntoChunks } from './content-chunks';
 import type { ChunkRef, TavernAgentDb } from './db';
-import type { RunStorage } from './run-storage';
+import type { EventWrite, RunStorage } from './run-storage';
 
 type Db = IDBPDatabase<TavernAgentDb>;
 const runRange = (runId: string) => IDBKeyRange.bound([runId, ''], [runId, '\uffff']);
@@ -83,25 +83,31 @@ async function allOrNothing(tx: { abort(): void; done: Promise<void> }, queue: (
 }
 
 export function createIdbRunStorage(db: Db): RunStorage {
+    async function appendEvents(writes: EventWrite[]): Promise<void> {
+        const files = writes.flatMap((w) => w.attachments?.files ?? []);
+        const checkpoints = writes.flatMap((w) => w.attachments?.checkpoints ?? []);
+        if (writes.length === 1 && files.length === 0 && checkpoints.length === 0) {
+            await db.add('events', writes[0]!.event);
+            return;
+        }
+        // Only the stores the batch writes: a transaction over fewer stores is cheaper to schedule.
+        const stores: Array<'events' | 'files' | 'checkpoints'> = ['events'];
+        if (files.length > 0) stores.push('files');
+        if (checkpoints.length > 0) stores.push('checkpoints');
+        const tx = db.transaction(stores, 'readwrite');
+        await allOrNothing(tx, (write) => {
+            for (const { event } of writes) write(tx.objectStore('events').add(event));
+            for (const file of files) write(tx.objectStore('files').put(file));
+            for (const checkpoint of checkpoints) write(tx.objectStore('checkpoints').put(checkpoint));
+        });
+    }
     return {
         async putRun(run) { await db.put('runs', run); },
         getRun: (runId) => db.get('runs', runId),
         listRuns: (chatKey) => db.getAllFromIndex('runs', 'byChat', chatKey),
         listAllRuns: () => db.getAll('runs'),
-        async appendEvent(event, attachments) {
-            const files = attachments?.files ?? [];
-            const checkpoints = attachments?.checkpoints ?? [];
-            if (files.length === 0 && checkpoints.length === 0) {
-                await db.add('events', event);
-                return;
-            }
-            const tx = db.transaction(['events', 'files', 'checkpoints'], 'readwrite');
-            await allOrNothing(tx, (write) => {
-                write(tx.objectStore('events').add(event));
-                for (const file of files) write(tx.objectStore('files').put(file));
-                for (const checkpoint of checkpoints) write(tx.objectStore('checkpoints').put(checkpoint));
-            });
-        },
+        appendEvent: (event, attachments) => appendEvents([{ event, ...(attachments ? { attachments } : {}) }]),
+        appendEvents,
         listEvents: (runId, fromSeq = 0) => db.getAll('events', IDBKeyRange.bound([runId, fromSeq], [runId, Number.MAX_SAFE_INTEGER])),
         async putFile(file) {
             if (!file.path.startsWith('input/')) {

@@ -2,6 +2,12 @@ import type { CheckpointRecord, EventAttachments, JournalEvent, PersistState, Ru
 
 export type { EventAttachments };
 
+/** One journal event and the records it describes, as one entry of a batch written together. */
+export interface EventWrite {
+    event: JournalEvent;
+    attachments?: EventAttachments;
+}
+
 /**
  * Everything a run stores, as one narrow interface: IndexedDB in the product (idb-run-storage.ts), memory
  * in unit tests. Every method rejects on failure; `storageFailure` (storage-failure.ts) names the error for the user.
@@ -16,6 +22,11 @@ export interface RunStorage {
      * transaction: a step and its data land together or not at all, in one write instead of several.
      */
     appendEvent(event: JournalEvent, with_?: EventAttachments): Promise<void>;
+    /**
+     * Appends several events with their records in one transaction (the journal's group commit: a round's
+     * steps that nothing acts on in between land in one write). All or nothing, in the order given.
+     */
+    appendEvents(writes: EventWrite[]): Promise<void>;
     listEvents(runId: string, fromSeq?: number): Promise<JournalEvent[]>;
     putFile(file: WorkspaceFile): Promise<void>;
     listFiles(runId: string): Promise<WorkspaceFile[]>;
@@ -54,22 +65,29 @@ export function createMemoryRunStorage(): RunStorage {
     const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     const byRunId = (a: RunRecord, b: RunRecord) => byString(a.runId, b.runId);
     const ofRun = <T extends { runId: string }>(map: Map<string, T>, runId: string) => [...map.values()].filter((r) => r.runId === runId);
+
+    async function appendEvents(writes: EventWrite[]): Promise<void> {
+        const stored = writes.map((w) => clone(w.event));
+        const newFiles = writes.flatMap((w) => w.attachments?.files ?? []).map(clone);
+        const newCheckpoints = writes.flatMap((w) => w.attachments?.checkpoints ?? []).map(clone);
+        const keys = new Set<string>();
+        for (const event of stored) {
+            if (events.has(seqKey(event)) || keys.has(seqKey(event))) {
+                throw new DOMException(`Event ${event.seq} of run ${event.runId} already exists`, 'ConstraintError');
+            }
+            keys.add(seqKey(event));
+        }
+        for (const event of stored) events.set(seqKey(event), event);
+        for (const file of newFiles) files.set(pathKey(file), file);
+        for (const checkpoint of newCheckpoints) checkpoints.set(seqKey(checkpoint), checkpoint);
+    }
     return {
         async putRun(run) { runs.set(run.runId, clone(run)); },
         async getRun(runId) { const run = runs.get(runId); return run && clone(run); },
         async listRuns(chatKey) { return [...runs.values()].filter((run) => run.chatKey === chatKey).sort(byRunId).map(clone); },
         async listAllRuns() { return [...runs.values()].sort(byRunId).map(clone); },
-        async appendEvent(event, attachments) {
-            const stored = clone(event);
-            const newFiles = (attachments?.files ?? []).map(clone);
-            const newCheckpoints = (attachments?.checkpoints ?? []).map(clone);
-            if (events.has(seqKey(stored))) {
-                throw new DOMException(`Event ${stored.seq} of run ${stored.runId} already exists`, 'ConstraintError');
-            }
-            events.set(seqKey(stored), stored);
-            for (const file of newFiles) files.set(pathKey(file), file);
-            for (const checkpoint of newCheckpoints) checkpoints.set(seqKey(checkpoint), checkpoint);
-        },
+        appendEvent: (event, attachments) => appendEvents([{ event, ...(attachments ? { attachments } : {}) }]),
+        appendEvents,
         async listEvents(runId, fromSeq = 0) { return ofRun(events, runId).filter((e) => e.seq >= fromSeq).sort(bySeq).map(clone); },
         async putFile(file) { files.set(pathKey(file), clone(file)); },
         async listFiles(runId) { return ofRun(files, runId).sort((a, b) => byString(a.path, b.path)).map(clone); },

@@ -1,12 +1,20 @@
 import type { EventPayloads, EventType } from '../contract/events';
 import type { EventAttachments, JournalEvent, WorkspaceFile } from '../contract/records';
 
+export interface AppendOptions {
+    /**
+     * Nothing acts on this event until the next one: it may be stored with that one, in one transaction
+     * (the caller does not await it; a failure is reported by the next append).
+     */
+    defer?: boolean;
+}
+
 /**
  * What the workspace needs of the run's journal: append an event with the records it describes. The
  * engine's Journal implements it; the workspace never sees the engine.
  */
 export interface JournalWriter {
-    append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments): Promise<JournalEvent>;
+    append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments, options?: AppendOptions): Promise<JournalEvent>;
 }
 
 /** Where the workspace stores files that no event records (the seeded persist/ projection, hidden inputs). */

@@ -394,10 +394,10 @@ describe('runAgent: failures', () => {
         return {
             ...inner,
             inner,
-            async appendEvent(event, attachments) {
-                if (event.type === fromType) broken = true;
+            async appendEvents(writes) {
+                if (writes.some((w) => w.event.type === fromType)) broken = true;
                 if (broken) throw error();
-                return inner.appendEvent(event, attachments);
+                return inner.appendEvents(writes);
             },
         };
     }
@@ -414,7 +414,9 @@ describe('runAgent: failures', () => {
         // Only stored events reach the panel: the journal and the pushed events still agree.
         assert.deepEqual(h.pushed, journal);
         assert.deepEqual(journal.map((e) => e.seq), journal.map((_, i) => i));
-        assert.equal(journal.at(-1)!.type, 'model-response');
+        // The model response is stored with the first call's start, in one transaction: neither landed.
+        assert.equal(journal.at(-1)!.type, 'model-request');
+        assert.equal(ofType(journal, 'model-response').length, 0);
     });
 
     it('records the failure in the stored run record even when the journal cannot be written', async () => {

@@ -175,10 +175,10 @@ describe('storage full', () => {
         const fullStorage: RunStorage = {
             ...storage,
             putRun: (run) => (full && !freed ? quota() : storage.putRun(run)),
-            appendEvent: (event, attachments) => {
+            appendEvents: (writes) => {
                 if (full && !freed) return quota();
-                if (attachments?.files?.some((f) => f.path === 'scratch/huge.md')) full = true;
-                return storage.appendEvent(event, attachments);
+                if (writes.some((w) => w.attachments?.files?.some((f) => f.path === 'scratch/huge.md'))) full = true;
+                return storage.appendEvents(writes);
             },
             putFile: (file) => (full && !freed ? quota() : storage.putFile(file)),
             dropRunData: async (runId) => {
