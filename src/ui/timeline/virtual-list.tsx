@@ -13,6 +13,7 @@ interface VirtualListProps<T> {
     /** Changes when items were added or replaced. */
     revision: number;
     itemKey(item: T): string;
+    /** Keep it the same function while the rows' rendering does not change (a row is drawn again when it changes). */
     renderItem(item: T, index: number): ComponentChildren;
     label: string;
     /** Keep the end in view while new items arrive, as long as the user is at the end. */
@@ -21,9 +22,23 @@ interface VirtualListProps<T> {
 
 const NAVIGATION_KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp']);
 
-/** One drawn row: measured while it is in the page, forgotten by the observer when it leaves. */
-function Slot({ index, count, observer, children }: { index: number; count: number; observer: ResizeObserver | null; children: ComponentChildren }) {
+interface SlotProps<T> {
+    item: T;
+    index: number;
+    count: number;
+    observer: ResizeObserver | null;
+    renderItem(item: T, index: number): ComponentChildren;
+}
+
+/**
+ * One drawn row: measured while it is in the page, forgotten by the observer when it leaves. Its content is
+ * kept while the item (an object replaced on every change, never mutated) and the render function are the
+ * same, and Preact skips a subtree whose vnode is the one it drew last: a flush of new events renders only
+ * the rows it added or replaced, not every row in view.
+ */
+function Slot<T>({ item, index, count, observer, renderItem }: SlotProps<T>) {
     const element = useRef<HTMLLIElement>(null);
+    const children = useMemo(() => renderItem(item, index), [item, index, renderItem]);
     useLayoutEffect(() => {
         const target = element.current;
         if (!target || !observer) return;
@@ -197,9 +212,7 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                 onKeyDown={onKeyDown}
             >
                 {shown.map((item, k) => (
-                    <Slot key={itemKey(item)} index={range.start + k} count={items.length} observer={observer}>
-                        {renderItem(item, range.start + k)}
-                    </Slot>
+                    <Slot key={itemKey(item)} item={item} index={range.start + k} count={items.length} observer={observer} renderItem={renderItem} />
                 ))}
             </ol>
             {follow && hiddenBelow ? (
