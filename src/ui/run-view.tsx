@@ -71,7 +71,8 @@ export function RunView() {
                         follow={isLive}
                     />
                 )}
-                <LoreProposals runId={model.runId} chatKey={summary.chatKey} revision={summary.events} canDecide={viewed.source !== 'imported'} />
+                {/* Read again on a lore event, and once more when the run ends (a catch-up), not on every event of the run. */}
+                <LoreProposals runId={model.runId} chatKey={summary.chatKey} revision={model.loreEvents * 2 + (ended ? 1 : 0)} canDecide={viewed.source !== 'imported'} />
                 {isLive ? <StreamingTurns runId={model.runId} /> : null}
                 <RunFiles summary={summary} canRestore={ctx.canRestore} revision={ended ? summary.events : summary.calls} />
             </div>

@@ -143,15 +143,18 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         };
     }, [measure]);
 
-    // Following: after new rows (or new heights) the end of the list stays in view.
+    // Following: after new rows (or new heights) the end of the list stays in view. Layout is read only
+    // when following at the end: a render while scrolling (new rows drawn, heights measured) forces none.
     useLayoutEffect(() => {
         const element = scroller.current;
         const ol = list.current;
         if (!element || !ol) return;
-        const listEnd = listTopIn(ol, element) + ol.offsetHeight;
-        if (follow && atEnd.current && element.scrollTop + element.clientHeight < listEnd - 1) {
-            element.scrollTop = listEnd - element.clientHeight;
-            measure();
+        if (follow && atEnd.current) {
+            const listEnd = listTopIn(ol, element) + ol.offsetHeight;
+            if (element.scrollTop + element.clientHeight < listEnd - 1) {
+                element.scrollTop = listEnd - element.clientHeight;
+                measure();
+            }
         }
         const focus = pendingFocus.current;
         if (focus !== null) {
