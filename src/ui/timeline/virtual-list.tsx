@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { Component, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
 import { HeightIndex, scrollToReveal, viewportInList, visibleRange } from './height-index';
@@ -30,15 +30,27 @@ interface SlotProps<T> {
     renderItem(item: T, index: number): ComponentChildren;
 }
 
+type ContentProps<T> = Pick<SlotProps<T>, 'item' | 'index' | 'renderItem'>;
+
 /**
- * One drawn row: measured while it is in the page, forgotten by the observer when it leaves. Its content is
- * kept while the item (an object replaced on every change, never mutated) and the render function are the
- * same, and Preact skips a subtree whose vnode is the one it drew last: a flush of new events renders only
- * the rows it added or replaced, not every row in view.
+ * A row's content, drawn again only when its item (an object replaced on every change, never mutated), its
+ * place or the render function changed: a flush of new events renders only the rows it added or replaced,
+ * not every row in view. (A component that skips its update rather than a kept vnode: a vnode kept across
+ * renders holds on to the tree it was first drawn in, and with it every earlier render's rows.)
  */
+class SlotContent<T> extends Component<ContentProps<T>> {
+    override shouldComponentUpdate(next: ContentProps<T>): boolean {
+        return next.item !== this.props.item || next.index !== this.props.index || next.renderItem !== this.props.renderItem;
+    }
+
+    override render() {
+        return this.props.renderItem(this.props.item, this.props.index);
+    }
+}
+
+/** One drawn row: measured while it is in the page, forgotten by the observer when it leaves. */
 function Slot<T>({ item, index, count, observer, renderItem }: SlotProps<T>) {
     const element = useRef<HTMLLIElement>(null);
-    const children = useMemo(() => renderItem(item, index), [item, index, renderItem]);
     useLayoutEffect(() => {
         const target = element.current;
         if (!target || !observer) return;
@@ -47,7 +59,7 @@ function Slot<T>({ item, index, count, observer, renderItem }: SlotProps<T>) {
     }, [observer]);
     return (
         <li ref={element} class="tavern-agent__slot" data-index={index} aria-posinset={index + 1} aria-setsize={count}>
-            {children}
+            <SlotContent item={item} index={index} renderItem={renderItem} />
         </li>
     );
 }
