@@ -38,7 +38,9 @@ function rowKeyOf(event: ReceivedEvent, lastModelRequest: number | null): string
         case 'tool-call-start':
         case 'tool-call-complete':
         case 'tool-call-fail':
-            return event.callId === null ? null : `c${event.callId}`;
+            // A call's row is keyed by the provider's id the model announced it with; the row carries the
+            // run-unique id of its events as data-call-id.
+            return event.callId === null ? null : `call:${event.callId}`;
         default:
             return null;
     }
@@ -48,9 +50,11 @@ function latencies(probe: LatencyProbeResult): Latency[] {
     const byRow = new Map<string, Array<{ rank: number; paintedAt: number }>>();
     for (const o of probe.observed) {
         if (!o.type || RANK[o.type] === undefined) continue;
-        const list = byRow.get(o.key) ?? [];
-        list.push({ rank: RANK[o.type]!, paintedAt: o.paintedAt });
-        byRow.set(o.key, list);
+        for (const key of o.callId ? [o.key, `call:${o.callId}`] : [o.key]) {
+            const list = byRow.get(key) ?? [];
+            list.push({ rank: RANK[o.type]!, paintedAt: o.paintedAt });
+            byRow.set(key, list);
+        }
     }
     const out: Latency[] = [];
     let lastModelRequest: number | null = null;
@@ -189,7 +193,7 @@ export const eventLatency: Benchmark = {
                 figures,
                 details: { burst, stream },
                 notes: [
-                    `Latency = the row painted (the first task after the frame in which the row was added or took the event's state: MutationObserver → MessageChannel) − event.at (Date.now() in the worker when the event is appended, before its IndexedDB write), the page's clock aligned to Date.now(); real SillyTavern, instant mock, timeline open and following.`,
+                    `Latency = the row painted (the first task after the frame that paints the row added or taking the event's state: MutationObserver → MessageChannel, via the next requestAnimationFrame when the change was made outside a frame's rendering) − event.at (Date.now() in the worker when the event is appended, before its IndexedDB write), the page's clock aligned to Date.now(); real SillyTavern, instant mock, timeline open and following.`,
                     `Burst: one model turn with ${BURST_CALLS} workspace_list_files calls, their ${burst.events} tool-call-start/complete events journaled within ${burst.spanMs} ms. The timeline lists all ${BURST_CALLS} calls as soon as the model answers and follows the end, so the rows of the first calls are scrolled out of view (not drawn) when their events come: only the ${burst.painted} events whose row was in view can be painted and timed.`,
                     'A row can only be painted at a frame: the wait from the append to the next frame alone is 0–16.7 ms (p95 ≈ 15.9 ms at 60 Hz), so "p95 ≤ 16 ms" needs every event painted in the next frame with next to no transfer and render time. The frames line counts animation frames begun after the append up to the paint (1 = the next frame).',
                     `Stream: ${STREAM_ROUNDS} rounds of one call, their ${stream.events} model-request/response and tool-call-start/complete events over ${stream.spanMs} ms (the fastest a run goes through SillyTavern's backend), each on a row at the end of the list.`,

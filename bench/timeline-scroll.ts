@@ -84,6 +84,20 @@ async function scrollThrough(page: Page): Promise<{ intervals: number[]; frames:
     );
 }
 
+/** The page's JS heap after a full garbage collection (CDP), in MiB: what stays alive, not garbage not yet collected. */
+async function heapAfterGc(page: Page): Promise<number> {
+    const cdp = await page.context().newCDPSession(page);
+    try {
+        await cdp.send('HeapProfiler.enable');
+        await cdp.send('HeapProfiler.collectGarbage');
+        await cdp.send('HeapProfiler.collectGarbage');
+        const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+        return usedSize / 1024 / 1024;
+    } finally {
+        await cdp.detach().catch(() => undefined);
+    }
+}
+
 export const timelineScroll: Benchmark = {
     name: 'timeline-scroll',
     title: '7 Timeline with 5,000 events',
@@ -116,6 +130,13 @@ export const timelineScroll: Benchmark = {
             await page.waitForTimeout(300);
             const frames = await page.evaluate(collectFrameProbe, since);
             const longWithExtension = frames.longFrames.filter((f) => f.scripts.some((s) => s.sourceURL.includes(EXTENSION_PATH)));
+            // Memory: the page's heap with the big run open (scrolled through, so every row was drawn once),
+            // then with the 40-event run open instead; the difference is what the big timeline holds.
+            const heapBig = await heapAfterGc(page);
+            await timeOpen(page, smallId);
+            await page.waitForTimeout(300);
+            const heapSmall = await heapAfterGc(page);
+            log(`  heap: ${heapBig.toFixed(1)} MiB with the big run open, ${heapSmall.toFixed(1)} MiB with the small one`);
             const worst = max(scroll.intervals);
             const over50 = scroll.intervals.filter((ms) => ms > 50).length;
             log(`  scroll: ${scroll.frames} frames, worst ${worst.toFixed(1)} ms, ${over50} over 50 ms`);
@@ -139,13 +160,23 @@ export const timelineScroll: Benchmark = {
                 },
                 { id: 'timeline.scroll.p95', label: '… p95 frame', value: percentile(scroll.intervals, 95), unit: 'ms' },
                 { id: 'timeline.scroll.over50', label: '… frames over 50 ms (of them with extension code)', value: over50, unit: `(${longWithExtension.length})` },
+                {
+                    id: 'timeline.heap',
+                    label: `Page JS heap with the ${big.events.toLocaleString('en-US')}-event run open, after GC`,
+                    value: Math.round(heapBig * 10) / 10,
+                    unit: 'MiB',
+                    baseline: { label: `the ${small.events}-event run open instead`, value: Math.round(heapSmall * 10) / 10 },
+                    ratio: heapSmall > 0 ? heapBig / heapSmall : null,
+                },
+                { id: 'timeline.heap.delta', label: `… held by the ${big.events.toLocaleString('en-US')}-event timeline (the difference)`, value: Math.round((heapBig - heapSmall) * 100) / 100, unit: 'MiB' },
             ];
             return {
                 figures,
-                details: { events: big.events, rows: big.rows, opens, scroll, longFrames: frames.longFrames },
+                details: { events: big.events, rows: big.rows, opens, scroll, longFrames: frames.longFrames, heapMiB: { big: heapBig, small: heapSmall } },
                 notes: [
                     `A synthetic run export of ${big.events} events (per round a model call and three tool calls, one a write with its file-write and checkpoint events; payloads typed by the contract) imported through the timeline's "Import a run" input, then opened from the history: click → first rows painted (the first task after that frame), ${OPENS} times alternating with a 40-event run; the open includes reading the run from IndexedDB through the worker.`,
                     `Scrolling: the timeline's scroller moved ${SCROLL_STEP_PX} px per animation frame from the top to the end (${Math.round(scroll.scrolledPx)} px, ${scroll.rowsDrawn} distinct rows drawn); frame time = the interval between requestAnimationFrame callbacks.`,
+                    `Heap: CDP Runtime.getHeapUsage after two HeapProfiler.collectGarbage, the whole page (SillyTavern and the extension's main thread; the worker's heap is not in it), first with the ${big.events.toLocaleString('en-US')}-event run open after scrolling through it, then with the ${small.events}-event run open instead.`,
                 ],
             };
         } finally {

@@ -90,6 +90,8 @@ export interface ReceivedEvent {
 
 export interface RowObservation {
     key: string;
+    /** A tool row's call id (`data-call-id`): the run-unique id its tool-call events carry. */
+    callId: string | null;
     type: string | null;
     mutatedAt: number;
     paintedAt: number;
@@ -170,7 +172,29 @@ export function installLatencyProbe(rootSelector: string): void {
         } as typeof MessagePort.prototype.addEventListener;
     }
 
+    // A mutation made inside a frame's rendering (requestAnimationFrame callbacks, ResizeObserver, the
+    // microtasks after them) is painted in that frame: the first task after it is after the paint. A mutation
+    // made in any other task is painted in the next frame, so it waits for that frame first. `inFrame` is set
+    // by every requestAnimationFrame callback and cleared by the first task after the frame.
+    const frameFlag = globalThis as unknown as { __benchInFrame?: boolean; __benchRafPatched?: boolean };
+    if (!frameFlag.__benchRafPatched) {
+        frameFlag.__benchRafPatched = true;
+        const originalRaf = window.requestAnimationFrame.bind(window);
+        const clear = new MessageChannel();
+        clear.port1.onmessage = () => {
+            frameFlag.__benchInFrame = false;
+        };
+        window.requestAnimationFrame = (callback: FrameRequestCallback) =>
+            originalRaf((time) => {
+                if (!frameFlag.__benchInFrame) {
+                    frameFlag.__benchInFrame = true;
+                    clear.port2.postMessage(0);
+                }
+                callback(time);
+            });
+    }
     const pending: RowObservation[] = [];
+    const waiting: RowObservation[] = [];
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
         const now = performance.now();
@@ -178,6 +202,10 @@ export function installLatencyProbe(rootSelector: string): void {
             o.paintedAt = now;
             state.observed.push(o);
         }
+    };
+    const afterNextFrame = () => {
+        pending.push(...waiting.splice(0));
+        channel.port2.postMessage(0);
     };
     const root = document.querySelector(rootSelector) ?? document.body;
     state.observer = new MutationObserver((records) => {
@@ -194,11 +222,14 @@ export function installLatencyProbe(rootSelector: string): void {
                     const id = `${key}|${type}`;
                     if (seen.has(id)) continue;
                     seen.add(id);
-                    pending.push({ key, type, mutatedAt: now, paintedAt: 0 });
+                    const observation = { key, callId: row.getAttribute('data-call-id'), type, mutatedAt: now, paintedAt: 0 };
+                    if (frameFlag.__benchInFrame) pending.push(observation);
+                    else waiting.push(observation);
                 }
             }
         }
         if (pending.length) channel.port2.postMessage(0);
+        if (waiting.length) requestAnimationFrame(afterNextFrame);
     });
     state.observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-event-type'] });
 }

@@ -4,17 +4,25 @@ import { appendLive, endLive, startLive } from './timeline/run-store';
 import { clearModelDeltas, settleModelDeltas, showModelDelta } from './timeline/streaming-turn';
 
 /**
- * Feeds the timeline from the run's pushed events (no polling). Events arriving within one frame are
- * applied together, so a burst renders once per frame; each event costs the same however long the run is.
+ * Feeds the timeline from the run's pushed events (no polling). The first batch after a quiet frame is
+ * applied (and rendered) in the task it arrives in, so it is painted in the very next frame with its render
+ * already done; batches arriving after it, before that frame, are applied together at the frame. A burst
+ * therefore renders at most twice per frame; each event costs the same however long the run is.
  */
 export function createLiveFeed(onChange: () => void): RunObserver {
     let pending: JournalEvent[] = [];
     let frame = 0;
     const flush = () => {
-        frame = 0;
         const events = pending;
         pending = [];
         appendLive(events);
+    };
+    // At each frame: apply what waited for it, and keep coalescing until a frame passes with nothing new.
+    const onFrame = () => {
+        frame = 0;
+        if (pending.length === 0) return;
+        flush();
+        frame = requestAnimationFrame(onFrame);
     };
     return {
         onRunStart(runId, generationType) {
@@ -28,7 +36,9 @@ export function createLiveFeed(onChange: () => void): RunObserver {
         onEvents(events) {
             settleModelDeltas(events);
             pending.push(...events);
-            if (!frame) frame = requestAnimationFrame(flush);
+            if (frame) return;
+            flush();
+            frame = requestAnimationFrame(onFrame);
         },
         onModelDelta(delta) {
             showModelDelta(delta);
@@ -36,6 +46,7 @@ export function createLiveFeed(onChange: () => void): RunObserver {
         onRunEnd(outcome) {
             clearModelDeltas();
             if (frame) cancelAnimationFrame(frame);
+            frame = 0;
             flush();
             endLive(outcome);
             onChange();

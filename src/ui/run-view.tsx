@@ -1,4 +1,4 @@
-import { useMemo } from 'preact/hooks';
+import { useCallback, useMemo } from 'preact/hooks';
 import { t } from '../i18n/t';
 import { LoreProposals } from './lore/lore-proposals';
 import { RunFiles } from './timeline/files';
@@ -31,6 +31,15 @@ export function RunView() {
     const canRestore = ended && !isLive && source !== 'imported';
     // The same context while the run goes on, so unchanged rows are not rendered again (see RowView).
     const ctx = useMemo<RowContext | null>(() => (model ? { model, canRestore, keyPrefix: '' } : null), [model, canRestore]);
+    // The same function while the context is the same, so the list draws again only the rows that changed.
+    const renderRow = useCallback(
+        (row: TimelineRow) => (
+            <ErrorBoundary label={t`this step`}>
+                <RowView row={row} ctx={ctx!} />
+            </ErrorBoundary>
+        ),
+        [ctx],
+    );
     if (!viewed || !model || !ctx) {
         return (
             <div class="tavern-agent__timeline" aria-live="off">
@@ -57,16 +66,13 @@ export function RunView() {
                         listKey={model.runId}
                         revision={revision}
                         itemKey={rowKey}
-                        renderItem={(row) => (
-                            <ErrorBoundary label={t`this step`}>
-                                <RowView row={row} ctx={ctx} />
-                            </ErrorBoundary>
-                        )}
+                        renderItem={renderRow}
                         label={t`Run steps`}
                         follow={isLive}
                     />
                 )}
-                <LoreProposals runId={model.runId} chatKey={summary.chatKey} revision={summary.events} canDecide={viewed.source !== 'imported'} />
+                {/* Read again on a lore event, and once more when the run ends (a catch-up), not on every event of the run. */}
+                <LoreProposals runId={model.runId} chatKey={summary.chatKey} revision={model.loreEvents * 2 + (ended ? 1 : 0)} canDecide={viewed.source !== 'imported'} />
                 {isLive ? <StreamingTurns runId={model.runId} /> : null}
                 <RunFiles summary={summary} canRestore={ctx.canRestore} revision={ended ? summary.events : summary.calls} />
             </div>

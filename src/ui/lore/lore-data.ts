@@ -31,7 +31,7 @@ function applyEvents(state: Loaded, events: readonly JournalEvent[]): Loaded {
 
 /**
  * The run's lore proposals and the user's decisions, read from its journal. Incremental: each change of
- * `revision` (the run's event count) reads only the events since the last read, so a live run stays cheap.
+ * `revision` (changed by the timeline on each lore event of the run, and when it ends) reads only the events since the last read, so a live run stays cheap.
  */
 export function useLoreProposals(runId: string, revision: number): { items: ProposalItem[]; reload(): Promise<void> } {
     const [state, setState] = useState<Loaded>({ runId, nextSeq: 0, items: [] });

@@ -22,12 +22,31 @@ export function formatCount(n: number): string {
     return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/**
+ * The formatters of toLocaleTimeString and toLocaleString (the same default fields), made once per locale:
+ * each of those calls builds a new formatter, and the header and the history format times on every render.
+ */
+const formatters = new Map<string, { time: Intl.DateTimeFormat; dateTime: Intl.DateTimeFormat }>();
+
+function formattersFor(locale: string | undefined) {
+    const key = locale ?? '';
+    let found = formatters.get(key);
+    if (!found) {
+        found = {
+            time: new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+            dateTime: new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+        };
+        formatters.set(key, found);
+    }
+    return found;
+}
+
 export function formatTime(at: number | null): string {
     if (at === null) return '';
     const date = new Date(at);
     const today = new Date();
-    const locale = uiLocale();
-    return date.toDateString() === today.toDateString() ? date.toLocaleTimeString(locale) : date.toLocaleString(locale);
+    const { time, dateTime } = formattersFor(uiLocale());
+    return date.toDateString() === today.toDateString() ? time.format(date) : dateTime.format(date);
 }
 
 /** The first line of a text, for one-line summaries (the full text is in the expanded row). */

@@ -163,6 +163,7 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
             data-kind={row.kind}
             data-status={status}
             data-row-key={row.key}
+            data-call-id={row.kind === 'tool' ? row.callId : undefined}
         >
             <button
                 type="button"

@@ -73,6 +73,13 @@ export const history = signal<HistoryState>({ chatKey: null, runs: [], imported:
 let live: ViewedRun | null = null;
 let historyChatKey: string | null | undefined;
 
+/** Sets the live progress only when it changed, so the Send-button badge does not render again for each event. */
+function setProgress(next: LiveProgress): void {
+    const now = liveProgress.value;
+    if (now && now.runId === next.runId && now.round === next.round && now.tool === next.tool && now.waiting === next.waiting) return;
+    liveProgress.value = next;
+}
+
 function bump(): void {
     viewRevision.value += 1;
 }
@@ -129,13 +136,13 @@ export function appendLive(events: readonly JournalEvent[]): void {
     if (liveBackfill !== null) {
         liveBackfill = liveBackfill.then(() => {
             target.model.apply(events);
-            liveProgress.value = progressOf(target.model);
+            setProgress(progressOf(target.model));
             if (viewedRun.value === target) bump();
         });
         return;
     }
     target.model.apply(events);
-    liveProgress.value = progressOf(target.model);
+    setProgress(progressOf(target.model));
     if (viewedRun.value === target) bump();
 }
 

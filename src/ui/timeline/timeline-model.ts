@@ -71,6 +71,8 @@ export class TimelineModel {
     private currentCall: string | null = null;
     private currentModel: string | null = null;
     private lastChange: { key: string; path: string; version: number } | null = null;
+    /** Lore events (lore-propose, lore-decide) applied, nested ones included: the lore list reads the journal only when this changes. */
+    loreEvents = 0;
 
     constructor(readonly runId: string) {
         this.summary = emptySummary(runId);
@@ -79,7 +81,10 @@ export class TimelineModel {
     apply(events: readonly JournalEvent[]): void {
         // One copy of the summary per batch (the view compares it by identity), then changed in place.
         this.summary = { ...this.summary };
-        for (const event of events) this.applyOne(event);
+        for (const event of events) {
+            if (event.type.startsWith('lore-')) this.loreEvents += 1;
+            this.applyOne(event);
+        }
     }
 
     /** The sequence number of the next event of this run. */

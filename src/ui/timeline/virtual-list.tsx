@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { Component, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
 import { HeightIndex, scrollToReveal, viewportInList, visibleRange } from './height-index';
@@ -13,6 +13,7 @@ interface VirtualListProps<T> {
     /** Changes when items were added or replaced. */
     revision: number;
     itemKey(item: T): string;
+    /** Keep it the same function while the rows' rendering does not change (a row is drawn again when it changes). */
     renderItem(item: T, index: number): ComponentChildren;
     label: string;
     /** Keep the end in view while new items arrive, as long as the user is at the end. */
@@ -21,8 +22,34 @@ interface VirtualListProps<T> {
 
 const NAVIGATION_KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp']);
 
+interface SlotProps<T> {
+    item: T;
+    index: number;
+    count: number;
+    observer: ResizeObserver | null;
+    renderItem(item: T, index: number): ComponentChildren;
+}
+
+type ContentProps<T> = Pick<SlotProps<T>, 'item' | 'index' | 'renderItem'>;
+
+/**
+ * A row's content, drawn again only when its item (an object replaced on every change, never mutated), its
+ * place or the render function changed: a flush of new events renders only the rows it added or replaced,
+ * not every row in view. (A component that skips its update rather than a kept vnode: a vnode kept across
+ * renders holds on to the tree it was first drawn in, and with it every earlier render's rows.)
+ */
+class SlotContent<T> extends Component<ContentProps<T>> {
+    override shouldComponentUpdate(next: ContentProps<T>): boolean {
+        return next.item !== this.props.item || next.index !== this.props.index || next.renderItem !== this.props.renderItem;
+    }
+
+    override render() {
+        return this.props.renderItem(this.props.item, this.props.index);
+    }
+}
+
 /** One drawn row: measured while it is in the page, forgotten by the observer when it leaves. */
-function Slot({ index, count, observer, children }: { index: number; count: number; observer: ResizeObserver | null; children: ComponentChildren }) {
+function Slot<T>({ item, index, count, observer, renderItem }: SlotProps<T>) {
     const element = useRef<HTMLLIElement>(null);
     useLayoutEffect(() => {
         const target = element.current;
@@ -32,7 +59,7 @@ function Slot({ index, count, observer, children }: { index: number; count: numb
     }, [observer]);
     return (
         <li ref={element} class="tavern-agent__slot" data-index={index} aria-posinset={index + 1} aria-setsize={count}>
-            {children}
+            <SlotContent item={item} index={index} renderItem={renderItem} />
         </li>
     );
 }
@@ -128,15 +155,18 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         };
     }, [measure]);
 
-    // Following: after new rows (or new heights) the end of the list stays in view.
+    // Following: after new rows (or new heights) the end of the list stays in view. Layout is read only
+    // when following at the end: a render while scrolling (new rows drawn, heights measured) forces none.
     useLayoutEffect(() => {
         const element = scroller.current;
         const ol = list.current;
         if (!element || !ol) return;
-        const listEnd = listTopIn(ol, element) + ol.offsetHeight;
-        if (follow && atEnd.current && element.scrollTop + element.clientHeight < listEnd - 1) {
-            element.scrollTop = listEnd - element.clientHeight;
-            measure();
+        if (follow && atEnd.current) {
+            const listEnd = listTopIn(ol, element) + ol.offsetHeight;
+            if (element.scrollTop + element.clientHeight < listEnd - 1) {
+                element.scrollTop = listEnd - element.clientHeight;
+                measure();
+            }
         }
         const focus = pendingFocus.current;
         if (focus !== null) {
@@ -197,9 +227,7 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                 onKeyDown={onKeyDown}
             >
                 {shown.map((item, k) => (
-                    <Slot key={itemKey(item)} index={range.start + k} count={items.length} observer={observer}>
-                        {renderItem(item, range.start + k)}
-                    </Slot>
+                    <Slot key={itemKey(item)} item={item} index={range.start + k} count={items.length} observer={observer} renderItem={renderItem} />
                 ))}
             </ol>
             {follow && hiddenBelow ? (
