@@ -4,7 +4,7 @@
 // compiles SillyTavern's front end and takes a while), and opens on a chat with Seraphina.
 import path from 'node:path';
 import { startMockModel } from '../tests/harness/mock-model';
-import { startSillyTavern } from '../tests/harness/st-server';
+import { startSillyTavern, ST_VERSION } from '../tests/harness/st-server';
 import { demoDelayMs, demoResponder } from './demo-model';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -18,7 +18,7 @@ const say = (line: string) => console.log(`[tavern-agent demo] ${line}`);
 const mock = await startMockModel({ port: modelPort });
 mock.setResponder((request) => demoResponder(request, delayMs));
 say(`Demo model listening on ${mock.openaiBaseUrl} (${delayMs} ms a turn; DEMO_DELAY_MS changes it).`);
-say(`Starting SillyTavern 1.19 on http://127.0.0.1:${port}/ with its data in ${path.relative(process.cwd(), runDir) || runDir}/ ...`);
+say(`Starting SillyTavern ${ST_VERSION} on http://127.0.0.1:${port}/ with its data in ${path.relative(process.cwd(), runDir) || runDir}/ ...`);
 say(`Its log: ${path.join(runDir, 'st.log')}`);
 const began = Date.now();
 // SillyTavern prints nothing until it listens; a line every 10 s says the wait is expected.

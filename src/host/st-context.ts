@@ -1,5 +1,7 @@
 /**
- * The part of SillyTavern's context API (public/scripts/st-context.js, 1.19) that Tavern Agent uses.
+ * The part of SillyTavern's context API (public/scripts/st-context.js) that Tavern Agent uses. Every member
+ * here is the same in 1.18.0 and 1.19 (1.19 only adds messageFormatter, which we do not use); a member a
+ * later version drops must be checked for where it is used, not assumed from a version number.
  * getContext() builds a fresh object on every call and replaces chatMetadata on chat switch, so callers
  * must call it again each time instead of keeping the result.
  */

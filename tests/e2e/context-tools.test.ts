@@ -145,9 +145,11 @@ test('worldinfo.read_activated lists exactly this turn\'s activated entries and 
     );
     await sendMessage(page, 'Tell me about the dragon.');
     const listing = toolMessages(session.mock.generations()[1]!)[0]!.content;
-    assert.match(listing, new RegExp(`worldinfo:${book}#${dragon}\\b`));
-    assert.match(listing, new RegExp(`worldinfo:${book}#${rule}\\b`));
-    assert.doesNotMatch(listing, new RegExp(`worldinfo:${book}#${mermaid}\\b`), 'an entry whose key is absent is not listed');
+    // The book name is taken literally: SillyTavern 1.18 names a new chat book "… (1)", with regex characters.
+    const refPattern = (uid: string) => new RegExp(`worldinfo:${book.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#${uid}\\b`);
+    assert.match(listing, refPattern(dragon));
+    assert.match(listing, refPattern(rule));
+    assert.doesNotMatch(listing, refPattern(mermaid), 'an entry whose key is absent is not listed');
     assert.match(listing, /Dragons/);
     const [read, notActive] = toolMessages(session.mock.generations()[2]!).slice(1).map((m) => m.content);
     assert.match(read!, /Dragons sleep under the northern mountains\./);

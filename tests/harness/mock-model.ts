@@ -1,5 +1,5 @@
 // Scripted mock LLM server for end-to-end tests and the `npm start` demo.
-// Speaks three provider dialects as SillyTavern 1.19 calls them: OpenAI-compatible ('custom' source),
+// Speaks three provider dialects as SillyTavern 1.18 and 1.19 call them: OpenAI-compatible ('custom' source),
 // Anthropic Messages ('claude' + reverse proxy) and Google AI Studio ('makersuite' + reverse proxy).
 // Binds 127.0.0.1 only. CLI: `node --import tsx tests/harness/mock-model.ts --port 5005 [--log file.jsonl]`.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Starts a real SillyTavern (node_modules/sillytavern) on 127.0.0.1 with a throw-away data root,
+ * Starts a real SillyTavern (node_modules/$TAVERN_AGENT_ST_PACKAGE, default node_modules/sillytavern) on 127.0.0.1 with a throw-away data root,
  * pre-configured to talk to a local mock model server. See /work/shared/testing/E2E-RECIPE.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -43,16 +43,41 @@ export interface SillyTavernServer {
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * The SillyTavern package the e2e suite runs against: a folder name under node_modules. Default `sillytavern`
+ * (1.19); `npm run test:st118` sets `sillytavern-1.18` (the 1.18.0 npm alias) to run the same suite on 1.18.
+ */
+export const ST_PACKAGE = process.env.TAVERN_AGENT_ST_PACKAGE || 'sillytavern';
 /** Absolute path of the SillyTavern package (its server chdirs there). */
-export const ST_DIR = path.resolve(HERE, '../../node_modules/sillytavern');
+export const ST_DIR = path.resolve(HERE, '../../node_modules', ST_PACKAGE);
+/** Its version (package.json), e.g. "1.19.0": for messages and cache keys only; tests detect features, not versions. */
+export const ST_VERSION: string = (() => {
+  try {
+    return String(JSON.parse(fs.readFileSync(path.join(ST_DIR, 'package.json'), 'utf8')).version);
+  } catch {
+    return 'missing'; // startSillyTavern says what to do
+  }
+})();
+
+/** The first of `ids` that this SillyTavern's page lists as a model option (its lists differ per version). */
+function listedModel(ids: string[]): string {
+  let html = '';
+  try {
+    html = fs.readFileSync(path.join(ST_DIR, 'public/index.html'), 'utf8');
+  } catch {
+    /* startSillyTavern reports a missing package */
+  }
+  return ids.find((id) => html.includes(`<option value="${id}"`)) ?? ids[ids.length - 1]!;
+}
 
 /** Model ids written into settings.json per source. */
 export const MOCK_MODEL_IDS: Record<ModelSource, string> = {
   custom: 'mock-model',
-  // Claude: ST resets an id that is not in #model_claude_select to its default, so use a listed one.
-  claude: 'claude-sonnet-5',
+  // Claude: ST resets an id that is not in #model_claude_select to its default, so use a listed one
+  // (1.19 lists claude-sonnet-5, 1.18 does not).
+  claude: listedModel(['claude-sonnet-5', 'claude-sonnet-4-5']),
   // Google: ST keeps the id if it is in its static list (it merges that list into the fetched one).
-  makersuite: 'gemini-3.7-flash',
+  makersuite: listedModel(['gemini-3.7-flash', 'gemini-2.5-flash']),
 };
 
 /** Reverse-proxy password used for claude/makersuite (Claude: x-api-key header, Gemini: ?key=). */
@@ -119,7 +144,9 @@ export function proxyUrlFor(source: Exclude<ModelSource, 'custom'>, modelUrl: st
 
 /** Directory where the webpack cache is kept between runs when ST is not running in Docker. */
 function webpackCacheDir(): string {
-  return process.env.ST_E2E_WEBPACK_CACHE || path.join(os.tmpdir(), 'st-e2e-webpack-cache');
+  // One cache per package: a 1.19 bundle must never seed a 1.18 run (or the other way round).
+  const base = process.env.ST_E2E_WEBPACK_CACHE || path.join(os.tmpdir(), 'st-e2e-webpack-cache');
+  return ST_PACKAGE === 'sillytavern' ? base : `${base}-${ST_PACKAGE}`;
 }
 
 function buildSettings(opts: StartSillyTavernOptions): any {
@@ -202,7 +229,7 @@ function withNoProxy(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export async function startSillyTavern(opts: StartSillyTavernOptions): Promise<SillyTavernServer> {
   if (!fs.existsSync(path.join(ST_DIR, 'server.js'))) {
-    throw new Error(`SillyTavern not found at ${ST_DIR} (npm install sillytavern@1.19.0)`);
+    throw new Error(`SillyTavern not found at ${ST_DIR} (npm install; TAVERN_AGENT_ST_PACKAGE=${ST_PACKAGE})`);
   }
   const source: ModelSource = opts.source ?? 'custom';
   const port = opts.port ?? (await freePort());

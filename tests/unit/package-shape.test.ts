@@ -18,9 +18,12 @@ test('manifest points at files that exist and agrees with package.json', () => {
     }
     assert.deepEqual(Object.keys(manifest.i18n).sort(), ['en', 'en-us', 'zh-cn']);
     assert.ok(manifest.loading_order >= 100, 'memory and vector extensions must intercept first');
-    assert.match(manifest.minimum_client_version, /^1\.19\./);
+    // 1.18.0 and 1.19 are both supported (the e2e suite runs on each: npm test / npm run test:st118).
+    assert.equal(manifest.minimum_client_version, '1.18.0');
     assert.equal(manifest.generate_interceptor, 'tavernAgentGenerateInterceptor');
     assert.equal(pkg.devDependencies.sillytavern, '1.19.0', 'the e2e SillyTavern is pinned');
+    assert.equal(pkg.devDependencies['sillytavern-1.18'], 'npm:sillytavern@1.18.0', 'the 1.18 pass is pinned too');
+    assert.equal(pkg.scripts['test:st118'], 'node scripts/test-st118.mjs');
 });
 
 test('the interceptor name in the manifest is the one the bundle registers', () => {
