@@ -180,7 +180,8 @@ function buildPrefix(messages: number, charsPerMessage: number): PrefixMessage[]
 async function chatSearch(opts: { messages: number; charsPerMessage: number; queries: string[]; repeats: number }) {
     const prefix = buildPrefix(opts.messages, opts.charsPerMessage);
     const totalChars = prefix.reduce((sum, m) => sum + m.text.length, 0);
-    const context = { input: { prefix } as unknown as RunInput } as ToolContext;
+    // The tool reads the profile's hidden-message setting (issue 13's privacy default) besides the prefix.
+    const context = { input: { prefix, profile: WRITER_PROFILE } as unknown as RunInput } as ToolContext;
     const run = (query: string) => chatSearchTool.execute({ query, limit: 20 } as never, context);
 
     // The first search of a run lowercases the messages it scans (once per snapshot).
