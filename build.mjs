@@ -2,7 +2,7 @@
 // worker) and dist/style.css. The output is committed (SillyTavern installs by git clone and never builds),
 // so the build must be byte-for-byte reproducible: no timestamps, no absolute paths, pinned esbuild.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -26,8 +26,21 @@ const shared = {
     external: ['/scripts/*', '/script.js', '/lib.js'],
 };
 
+// Chunk names carry a content hash: old ones would pile up beside the new ones, so the folder starts empty.
+rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
+
 await Promise.all([
-    build({ ...shared, entryPoints: { index: 'src/index.ts' }, outdir, platform: 'browser', jsx: 'automatic', jsxImportSource: 'preact' }),
+    build({
+        ...shared,
+        entryPoints: { index: 'src/index.ts' },
+        outdir,
+        platform: 'browser',
+        jsx: 'automatic',
+        jsxImportSource: 'preact',
+        // The panel's views load on first open (src/ui/lazy-panel.tsx) as a chunk of their own, in dist/chunks/.
+        splitting: true,
+        chunkNames: 'chunks/[name]-[hash]',
+    }),
     build({ ...shared, entryPoints: { worker: 'src/worker.ts' }, outdir, platform: 'browser' }),
     build({ ...shared, entryPoints: { style: 'styles/panel.css' }, outdir }),
 ]);

@@ -2,7 +2,8 @@ import { effect } from '@preact/signals';
 import { render } from 'preact';
 import { t } from '../i18n/t';
 import { closeSillyTavernDrawers, watchIconFlips } from './drawer-sync';
-import { Panel, type PanelActions } from './panel';
+import type { PanelActions } from './panel';
+import { LazyPanel } from './lazy-panel';
 import { SendIndicator } from './send-indicator';
 import { provideServices, type PanelServices } from './services';
 import { SettingsBlock } from './settings-block';
@@ -27,7 +28,7 @@ export function mountPanel(actions: PanelActions, panelServices: PanelServices, 
     const root = document.createElement('div');
     root.id = PANEL_ROOT_ID;
     document.body.append(root);
-    render(<Panel actions={actions} />, root);
+    render(<LazyPanel actions={actions} />, root);
 
     const button = document.createElement('div');
     button.id = TOP_BAR_BUTTON_ID;

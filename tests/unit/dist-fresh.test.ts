@@ -2,6 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+
+/** Every file under `dir`, as paths relative to it (the chunks sit in a folder of their own). */
+function filesUnder(dir: string): string[] {
+    return (readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<{ isFile(): boolean; parentPath: string; name: string }>)
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+        .sort();
+}
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -12,9 +20,10 @@ test('the committed dist/ is byte for byte a fresh build of src/', () => {
     const outdir = mkdtempSync(path.join(tmpdir(), 'tavern-agent-build-'));
     try {
         execFileSync(process.execPath, ['build.mjs', '--outdir', outdir], { cwd: root, stdio: 'pipe' });
-        const fresh = readdirSync(outdir).sort();
-        assert.deepEqual(fresh, ['index.js', 'style.css', 'worker.js']);
-        const committed = execFileSync('git', ['ls-files', 'dist'], { cwd: root, encoding: 'utf8' }).trim().split('\n').map((f) => path.basename(f)).sort();
+        const fresh = filesUnder(outdir);
+        assert.deepEqual(fresh.filter((file) => !file.startsWith('chunks/')), ['index.js', 'style.css', 'worker.js']);
+        assert.ok(fresh.some((file) => /^chunks\/panel-[A-Z0-9]+\.js$/.test(file)), 'the panel is a chunk of its own');
+        const committed = execFileSync('git', ['ls-files', 'dist'], { cwd: root, encoding: 'utf8' }).trim().split('\n').map((f) => path.relative('dist', f)).sort();
         assert.deepEqual(committed, fresh, 'dist/ in git holds exactly the built files');
         for (const file of fresh) {
             const built = readFileSync(path.join(outdir, file));
@@ -31,7 +40,9 @@ test('two builds are identical', () => {
     const dirs = [0, 1].map(() => mkdtempSync(path.join(tmpdir(), 'tavern-agent-build-')));
     try {
         for (const dir of dirs) execFileSync(process.execPath, ['build.mjs', '--outdir', dir], { cwd: root });
-        for (const file of ['index.js', 'worker.js', 'style.css']) {
+        const files = filesUnder(dirs[0]!);
+        assert.deepEqual(filesUnder(dirs[1]!), files);
+        for (const file of files) {
             assert.ok(readFileSync(path.join(dirs[0]!, file)).equals(readFileSync(path.join(dirs[1]!, file))), file);
         }
     } finally {
