@@ -1,6 +1,6 @@
 import type { ModelReply, ModelRequest } from '../contract/model';
 import type { ModelStreamDelta } from '../contract/model-stream';
-import { isStreamResponse, replyFromStream, requestModelWithConnection } from './model-bridge';
+import { postChatCompletion, requestModelWithConnection } from './model-bridge';
 import { stContext } from './st-context';
 import { importOpenAiModule, importTextGenModule } from './st-internals';
 
@@ -104,33 +104,8 @@ export async function requestChatWithConnection(request: ModelRequest, connectio
         data = null; // the profile could not be read as a stream: the one-piece route reports what is wrong
     }
     if (!data) return requestModelWithConnection(request, connectionId, signal);
-    try {
-        data.stream = true;
-        const response = await fetch('/api/backends/chat-completions/generate', {
-            method: 'POST',
-            headers: stContext().getRequestHeaders(),
-            cache: 'no-cache',
-            body: JSON.stringify(data),
-            signal,
-        });
-        if (isStreamResponse(response)) return await replyFromStream(response, source, onPartial, started);
-        const text = await response.text();
-        let body: unknown = null;
-        try {
-            body = JSON.parse(text);
-        } catch {
-            body = null;
-        }
-        const error = body && typeof body === 'object' && 'error' in body ? (body as { error: unknown }).error : undefined;
-        if (!response.ok || body === null || error) {
-            const message = typeof error === 'object' && error && 'message' in error ? String((error as { message: unknown }).message) : text.slice(0, 200) || response.statusText;
-            return { ok: false, status: response.status, message, aborted: false };
-        }
-        return { ok: true, raw: body, durationMs: Math.round(performance.now() - started) };
-    } catch (error) {
-        const aborted = signal.aborted || (error instanceof DOMException && error.name === 'AbortError');
-        return { ok: false, status: null, message: error instanceof Error ? error.message : String(error), aborted };
-    }
+    data.stream = true;
+    return postChatCompletion(data, source, signal, onPartial, started);
 }
 
 /**

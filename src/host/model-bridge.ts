@@ -162,6 +162,24 @@ export async function requestModel(
         data.tools = request.tools;
         data.tool_choice = 'auto';
         data.custom_prompt_post_processing = TOOL_SAFE_POST_PROCESSING[String(data.custom_prompt_post_processing ?? '')] ?? '';
+        return await postChatCompletion(data, source, signal, streaming ? onPartial : null, started);
+    } catch (error) {
+        return replyFromError(error, signal);
+    }
+}
+
+/**
+ * Sends a built request body to SillyTavern's chat-completions backend and reads the answer: the stream when
+ * `onPartial` is given and the backend streams, else the JSON body, its error, and any Retry-After.
+ */
+export async function postChatCompletion(
+    data: Record<string, unknown>,
+    source: string,
+    signal: AbortSignal,
+    onPartial: ((partial: ReturnType<StreamAccumulator['partial']>) => void) | null | undefined,
+    started: number,
+): Promise<ModelReply> {
+    try {
         const response = await fetch('/api/backends/chat-completions/generate', {
             method: 'POST',
             headers: stContext().getRequestHeaders(),
@@ -169,7 +187,7 @@ export async function requestModel(
             body: JSON.stringify(data),
             signal,
         });
-        if (streaming && isStreamResponse(response)) return await replyFromStream(response, source, onPartial, started);
+        if (onPartial !== null && isStreamResponse(response)) return await replyFromStream(response, source, onPartial ?? undefined, started);
         const text = await response.text();
         let body: unknown = null;
         try {
