@@ -1,60 +1,53 @@
-import './contract/zod-setup';
-import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode, setChatProfile } from './host/agent-mode';
-import { commitDraft } from './host/commit-draft';
-import { connectionProfiles, currentConnectionProtocol } from './host/connection-profiles';
-import { acceptLoreProposal, discardLoreProposal } from './host/lore-write';
-import { replaceReplyWithCheckpoint } from './host/replace-reply';
-import { replyPlace } from './host/reply-place';
-import { checkEngineHealth, onEngineStatus } from './host/engine-status';
+import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode } from './host/agent-mode';
+import { registerAgentCommand } from './host/agent-command';
 import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
-import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
-import { confirmAction, toasts } from './host/popup';
-import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
+import { createLazyPublicApi } from './host/lazy-public-api';
+import { setDistBase } from './host/dist-files';
+import { toasts } from './host/popup';
 import { onPanelSettingsChange, panelSettings, updatePanelSettings } from './host/panel-settings';
-import { createPublicApi } from './host/public-api';
-import { registerSlashCommands } from './host/slash-commands';
-import { installFixButtons } from './host/fix-button';
-import { createRunApi } from './host/run-api';
-import { decideExtToolCall, onExtToolApprovals, registeredExtTools } from './host/ext-tools';
-import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
-import { hostSkills } from './host/skills/host-skills';
-import { watchSkillOffers } from './host/skills/offer-watch';
-import { skillOwners } from './host/skill-owners';
 import { stContext } from './host/st-context';
-import { getEngine } from './host/worker-client';
-import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/storage-settings';
 import { t } from './i18n/t';
-import { activeRun, cancelActiveRun, createRunTakeover, guideActiveRun, resumeRun } from './host/run-controller';
-import { remoteRun, watchOtherTabs } from './host/live-view';
-import { onEngineCrash } from './host/worker-client';
-import { createLiveFeed } from './ui/live-feed';
 import { closePanel, mountPanel } from './ui/mount';
-import { openPanel } from './ui/mount';
-import { panelOpen } from './ui/state';
-import { approvalToasts } from './host/ext-tool-toast';
-import type { PanelServices } from './ui/services';
-import { chatStatus, engineState, panelSettingsState, savingAgentMode } from './ui/state';
+import { chatStatus, panelSettingsState, savingAgentMode } from './ui/state';
+import type { Runtime } from './runtime';
 
 /*
- * The one place where the host (SillyTavern's side: src/host/) and the panel (src/ui/) meet; neither imports
- * the other. The pattern, for every feature:
- *   - what the panel asks of the host is a field of `PanelServices` (src/ui/services.ts), filled below
- *     from host functions (`panelServices`);
+ * The startup shell: what must exist from the page's start (the generate interceptor, `/agent`,
+ * `globalThis.TavernAgent`, the robot icon, the Send badge, Agent Mode per chat) and nothing more. The
+ * runtime behind it (src/runtime.ts: runs, the engine, skills, lore, the panel's services) is a chunk of its
+ * own, loaded when the page is idle after APP_READY or at its first use, so SillyTavern's page load fetches
+ * and runs only this (README "Performance", figure 6).
+ *
+ * Here and in runtime.ts the host (src/host/) and the panel (src/ui/) meet; neither imports the other:
+ *   - what the panel asks of the host is a field of `PanelServices` (src/ui/services.ts), filled in
+ *     runtime.ts from host functions;
  *   - what the host reports (run start/end, chat changes, engine status) reaches the panel's signals
- *     (src/ui/state.ts) through the listeners wired in this file.
- * A new part (say a skills manager in src/ui/skills/ over src/host/skills/) adds its field to PanelServices
- * and one entry to `panelServices`, and never imports across.
+ *     (src/ui/state.ts) through the listeners wired here and there.
  */
 
-const liveFeed = createLiveFeed(() => refreshChatStatus());
+// The runtime is a chunk in dist/chunks/: it learns from here where dist/ (and the worker) is.
+setDistBase(import.meta.url);
+
+let runtime: Runtime | null = null;
+let loading: Promise<Runtime> | null = null;
+
+function loadRuntime(): Promise<Runtime> {
+    loading ??= import('./runtime').then(({ startRuntime }) => {
+        runtime = startRuntime({ refreshChatStatus });
+        refreshChatStatus();
+        return runtime;
+    });
+    return loading;
+}
 
 // The interceptor must exist as soon as the module runs: SillyTavern looks it up by name on every Generate.
-(globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(createRunTakeover(liveFeed));
-globalThis.TavernAgent = createPublicApi(hostSkills, liveFeed);
+// With Agent Mode off it returns at once, without loading anything.
+(globalThis as Record<string, unknown>)[INTERCEPTOR_NAME] = createGenerateInterceptor(async (...args) => (await loadRuntime()).takeOver(...args));
+globalThis.TavernAgent = createLazyPublicApi(async () => (await loadRuntime()).publicApi, () => (runtime ? runtime.publicApi.status() : agentStatus(null)));
 
 /** The host's state of the open chat (and of the run going on) is the truth; the panel's signal mirrors it. */
 function refreshChatStatus(): void {
-    chatStatus.value = agentStatus(activeRun() ?? remoteRun());
+    chatStatus.value = agentStatus(runtime?.chatRun() ?? null);
 }
 
 async function switchAgentMode(enabled: boolean): Promise<void> {
@@ -70,35 +63,12 @@ async function switchAgentMode(enabled: boolean): Promise<void> {
     }
 }
 
-const panelServices: PanelServices = {
-    engine: getEngine,
-    chat: {
-        open: openChat,
-        lastMessage,
-        agentReplies,
-        generating: sillyTavernGenerating,
-        regenerate: regenerateLastTurn,
-        revealMessage,
-        commitDraft,
-        replyPlace,
-        replaceReply: replaceReplyWithCheckpoint,
-        resume: (runId) => resumeRun(runId),
-        async setProfile(profileId) {
-            await setChatProfile(profileId);
-            notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again
-        },
-    },
-    profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles, currentProtocol: currentConnectionProtocol },
-    confirm: confirmAction,
-    toast: toasts,
-    skills: hostSkills,
-    skillOwners,
-    guide: guideActiveRun,
-    lore: { accept: acceptLoreProposal, discard: discardLoreProposal },
-    extTools: { registered: registeredExtTools, decide: decideExtToolCall },
-    storage: { retention: retentionSettings, saveRetention: saveRetentionSettings, persist: requestPersistentStorage },
-    settings: { update: (change) => void updatePanelSettings(change) },
-};
+/** Loads the runtime when the page has nothing else to do (at the latest after two seconds). */
+function loadWhenIdle(): void {
+    const load = () => void loadRuntime().catch((error: unknown) => console.error('[Tavern Agent] the runtime did not load', error));
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
+    else setTimeout(load, 200);
+}
 
 let started = false;
 
@@ -106,17 +76,9 @@ function start(): void {
     if (started) return;
     started = true;
     const context = stContext();
-    registerSlashCommands(createRunApi(liveFeed));
-    installFixButtons();
+    registerAgentCommand(async (named, argument) => (await loadRuntime()).agentCommand(named, argument));
     onAgentModeChange(refreshChatStatus);
-    onEngineStatus((status) => (engineState.value = status));
     context.eventSource.on(context.eventTypes.CHAT_CHANGED!, notifyAgentModeChange);
-    watchSkillOffers(hostSkills);
-    // Other tabs' runs of the open chat, live and read-only; a dead worker's run shows as interrupted.
-    void watchOtherTabs(liveFeed, (runId) => activeRun()?.runId === runId, refreshChatStatus).catch(() => undefined);
-    onEngineCrash(() => refreshChatStatus());
-    onExtToolApprovals((pending) => (extToolApprovals.value = pending));
-    onExtToolApprovals(approvalToasts(() => panelOpen.value, openPanel));
     panelSettingsState.value = panelSettings();
     onPanelSettingsChange((settings) => {
         panelSettingsState.value = settings;
@@ -125,14 +87,15 @@ function start(): void {
     mountPanel(
         {
             setAgentMode: (enabled) => void switchAgentMode(enabled),
-            stopRun: () => void cancelActiveRun('Stopped from the panel.'),
+            stopRun: () => void loadRuntime().then((loaded) => loaded.stopRun('Stopped from the panel.')),
             close: closePanel,
             updateSettings: (change) => void updatePanelSettings(change),
         },
-        panelServices,
-        () => void checkEngineHealth().catch(() => undefined), // the panel shows the failure
+        async () => (await loadRuntime()).panelServices,
+        () => void loadRuntime().then((loaded) => loaded.checkEngineHealth()).catch(() => undefined), // the panel shows the failure
     );
     refreshChatStatus();
+    loadWhenIdle();
 }
 
 // Extensions load before characters and chats; APP_READY fires once the page is usable (and at once for

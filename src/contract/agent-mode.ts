@@ -1,5 +1,5 @@
-// zod/mini: the functional build tree-shakes to a few KB, and this schema ships in the startup bundle.
-import * as z from 'zod/mini';
+// No zod here: this module is on the page's startup path, and zod stays in the chunks loaded on first use
+// (README "Performance", figure 6). The state is three fields, read by hand below.
 
 /** The key under `chat_metadata` that holds Tavern Agent's per-chat state. */
 export const CHAT_METADATA_KEY = 'tavern_agent';
@@ -7,29 +7,37 @@ export const CHAT_METADATA_KEY = 'tavern_agent';
 export const DEFAULT_PROFILE_ID = 'writer';
 
 /** Per-chat state, stored in the chat file's metadata so it follows the chat (and its branches). */
-export const ChatAgentStateSchema = z.object({
-    version: z._default(z.literal(1), 1),
-    enabled: z._default(z.boolean(), false),
-    profileId: z._default(z.string().check(z.minLength(1)), DEFAULT_PROFILE_ID),
-});
+export interface ChatAgentState {
+    version: 1;
+    enabled: boolean;
+    profileId: string;
+}
 
-export type ChatAgentState = z.infer<typeof ChatAgentStateSchema>;
+const DEFAULT_STATE: ChatAgentState = { version: 1, enabled: false, profileId: DEFAULT_PROFILE_ID };
+
+/**
+ * The state a stored value describes, absent fields taken from the defaults and unknown ones dropped; null
+ * when a field is present but wrong (a version from the future, a non-boolean switch, an empty profile id).
+ */
+export function parseChatAgentState(raw: unknown): ChatAgentState | null {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+    const { version = 1, enabled = false, profileId = DEFAULT_PROFILE_ID } = raw as Record<string, unknown>;
+    if (version !== 1 || typeof enabled !== 'boolean' || typeof profileId !== 'string' || profileId.length === 0) return null;
+    return { version, enabled, profileId };
+}
 
 /**
  * Reads our state from a chat's metadata. Anything unreadable (hand-edited, from a future version) counts as
  * "off": a broken record must never turn Agent Mode on by surprise.
  */
 export function readChatAgentState(metadata: Record<string, unknown> | undefined): ChatAgentState {
-    const parsed = ChatAgentStateSchema.safeParse(metadata?.[CHAT_METADATA_KEY] ?? {});
-    return parsed.success ? parsed.data : ChatAgentStateSchema.parse({});
+    return parseChatAgentState(metadata?.[CHAT_METADATA_KEY] ?? {}) ?? { ...DEFAULT_STATE };
 }
 
 /** What `/agent status` returns (as JSON) and the public API reports. */
-export const AgentStatusSchema = z.object({
-    enabled: z.boolean(),
-    chatId: z.nullable(z.string()),
-    profileId: z.string(),
-    run: z.nullable(z.object({ runId: z.string(), state: z.string() })),
-});
-
-export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+export interface AgentStatus {
+    enabled: boolean;
+    chatId: string | null;
+    profileId: string;
+    run: { runId: string; state: string } | null;
+}

@@ -1,5 +1,4 @@
-// zod/mini, as agent-mode.ts: this schema ships in the startup bundle.
-import * as z from 'zod/mini';
+// No zod here, as in agent-mode.ts: the settings are read on the page's startup path.
 import { DEFAULT_PROFILE_ID } from './agent-mode';
 
 /** The key under SillyTavern's extension settings that holds the panel's settings (not `tavern_agent`: profiles). */
@@ -12,29 +11,35 @@ export const PANEL_WIDTH_MAX = 1200;
  * What the user sets in the Extensions drawer's Tavern Agent block (and by dragging the panel's edge). Per
  * SillyTavern user, not per chat. Retention settings (the storage part) get their own key beside this one.
  */
-export const PanelSettingsSchema = z.object({
-    version: z._default(z.literal(1), 1),
+export interface PanelSettings {
+    version: 1;
     /** The profile a chat runs with until the user picks one for it. */
-    defaultProfileId: z._default(z.string().check(z.minLength(1)), DEFAULT_PROFILE_ID),
+    defaultProfileId: string;
     /** The Agent Mode badge beside SillyTavern's Send button. */
-    sendIndicator: z._default(z.boolean(), true),
+    sendIndicator: boolean;
     /** The panel's width in CSS pixels on wide screens; null: fit beside the chat column. */
-    panelWidth: z._default(z.nullable(z.number().check(z.int(), z.gte(PANEL_WIDTH_MIN), z.lte(PANEL_WIDTH_MAX))), null),
-});
+    panelWidth: number | null;
+}
 
-export type PanelSettings = z.infer<typeof PanelSettingsSchema>;
+const DEFAULT_SETTINGS: PanelSettings = { version: 1, defaultProfileId: DEFAULT_PROFILE_ID, sendIndicator: true, panelWidth: null };
+
+/** Whether a stored value may stand for each field. */
+const VALID: { [K in keyof PanelSettings]: (value: unknown) => boolean } = {
+    version: (value) => value === 1,
+    defaultProfileId: (value) => typeof value === 'string' && value.length > 0,
+    sendIndicator: (value) => typeof value === 'boolean',
+    panelWidth: (value) => value === null || (Number.isInteger(value) && (value as number) >= PANEL_WIDTH_MIN && (value as number) <= PANEL_WIDTH_MAX),
+};
 
 /** Reads the stored settings field by field: one broken value falls back to its default, not all of them. */
 export function readPanelSettings(raw: unknown): PanelSettings {
-    const defaults = PanelSettingsSchema.parse({});
-    if (!raw || typeof raw !== 'object') return defaults;
+    const result: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+    if (!raw || typeof raw !== 'object') return result as unknown as PanelSettings;
     const stored = raw as Record<string, unknown>;
-    const result: Record<string, unknown> = { ...defaults };
-    for (const key of Object.keys(defaults) as Array<keyof PanelSettings>) {
-        const parsed = PanelSettingsSchema.safeParse({ ...defaults, [key]: stored[key] });
-        if (parsed.success) result[key] = parsed.data[key];
+    for (const key of Object.keys(VALID) as Array<keyof PanelSettings>) {
+        if (stored[key] !== undefined && VALID[key](stored[key])) result[key] = stored[key];
     }
-    return result as PanelSettings;
+    return result as unknown as PanelSettings;
 }
 
 /** A width the panel can have: whole pixels within the limits. */

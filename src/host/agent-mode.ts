@@ -1,4 +1,4 @@
-import { CHAT_METADATA_KEY, ChatAgentStateSchema, readChatAgentState, type AgentStatus, type ChatAgentState } from '../contract/agent-mode';
+import { CHAT_METADATA_KEY, parseChatAgentState, readChatAgentState, type AgentStatus, type ChatAgentState } from '../contract/agent-mode';
 import { fail, ok, type Result } from '../contract/result';
 import { panelSettings } from './panel-settings';
 import { stContext } from './st-context';
@@ -53,7 +53,9 @@ async function updateChatAgentState(change: Partial<ChatAgentState>): Promise<Re
     const chatId = currentChatId();
     if (!chatId) return fail('host.no_chat', 'Open a chat first: Agent Mode is switched per chat.');
     const context = stContext();
-    const next = ChatAgentStateSchema.parse({ ...currentChatAgentState(), ...change });
+    const next = parseChatAgentState({ ...currentChatAgentState(), ...change });
+    // Callers pass a boolean or a profile id checked against the list: anything else is a bug, not input.
+    if (!next) throw new Error(`Tavern Agent: not a chat state: ${JSON.stringify(change)}`);
     context.chatMetadata[CHAT_METADATA_KEY] = next;
     await context.saveMetadata();
     notifyAgentModeChange();

@@ -5,6 +5,7 @@ import { currentIdentity } from './snapshot';
 import { activeRun, cancelActiveRun, launchRun } from './run-controller';
 import { onRunEvents } from './run-events';
 import { getEngine } from './worker-client';
+import { TavernAgentError } from './tavern-agent-error';
 
 /** One journal event as scripts see it (SPEC §9). */
 export interface PublicRunEvent {
@@ -28,16 +29,7 @@ export interface RunOptions {
     background?: boolean;
 }
 
-/** An API failure: the message a person reads, and the stable code a script checks. */
-export class TavernAgentError extends Error {
-    constructor(
-        readonly code: string,
-        message: string,
-    ) {
-        super(`${message} (${code})`);
-        this.name = 'TavernAgentError';
-    }
-}
+export { TavernAgentError };
 
 const toPublic = (event: JournalEvent): PublicRunEvent => ({ seq: event.seq, type: event.type, at: event.at, payload: event.payload });
 

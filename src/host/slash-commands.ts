@@ -13,12 +13,11 @@ import type { RunApi } from './run-api';
 import { agentRunCommand } from './agent-run-command';
 import { startFix } from './fix-reply';
 import { parseFixArguments } from './fix-target';
+import { SUBCOMMANDS, type AgentCommandHandler, type Subcommand } from './agent-command';
 
-/** The run API `/agent run` uses (set by registerSlashCommands). */
+/** The run API `/agent run` uses (set by createAgentCommand). */
 let runApi: RunApi | null = null;
 
-const SUBCOMMANDS = ['on', 'off', 'status', 'stop', 'profile', 'skills', 'guide', 'resume', 'run', 'fix'] as const;
-type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function isSubcommand(value: string): value is Subcommand {
     return (SUBCOMMANDS as readonly string[]).includes(value);
@@ -171,24 +170,8 @@ async function agentCommand(named: unknown, argument: string): Promise<string> {
     return answer;
 }
 
-export function registerSlashCommands(api?: RunApi): void {
-    runApi = api ?? null;
-    const context = stContext();
-    context.SlashCommandParser.addCommandObject(
-        context.SlashCommand.fromProps({
-            name: 'agent',
-            callback: (named, unnamed) => agentCommand(named, String(unnamed ?? '')),
-            returns: 'JSON status of Agent Mode in this chat',
-            helpString: t`Tavern Agent: <code>/agent on</code> and <code>/agent off</code> switch Agent Mode for this chat; <code>/agent status</code> returns its state as JSON; <code>/agent stop</code> stops the running agent; <code>/agent profile &lt;id&gt;</code> picks the agent profile for this chat; <code>/agent skills</code> lists the skills a run in this chat would see. <code>/agent guide &lt;text&gt;</code> steers the running agent at its next turn; <code>/agent resume</code> continues the chat's newest interrupted run; <code>/agent run &lt;prompt&gt;</code> runs a background agent and returns its summary. <code>/agent fix &lt;request&gt;</code> revises the last agent reply in place (<code>id=&lt;n&gt;</code> for another).`,
-            unnamedArgumentList: [
-                context.SlashCommandArgument.fromProps({
-                    description: 'on, off, status, stop, profile <id>, skills, guide <text>, resume [runId], run <prompt>, or fix <request>',
-                    typeList: [context.ARGUMENT_TYPE.STRING],
-                    isRequired: false,
-                    defaultValue: 'status',
-                    enumList: SUBCOMMANDS.map((name) => new context.SlashCommandEnumValue(name)),
-                }),
-            ],
-        }),
-    );
+/** The work behind `/agent` (registered at startup by agent-command.ts), with the run API `/agent run` uses. */
+export function createAgentCommand(api: RunApi): AgentCommandHandler {
+    runApi = api;
+    return agentCommand;
 }

@@ -1,6 +1,7 @@
 import { wrap, type Remote } from 'comlink';
 import type { EngineApi } from '../contract/wire';
 import { currentUserHandle } from './st-context';
+import { distFile } from './dist-files';
 import { requestPersistentStorage, retentionSettings } from './storage-settings';
 
 let engine: Promise<Remote<EngineApi>> | null = null;
@@ -48,7 +49,7 @@ export function onEngineCrash(listener: (reason: string) => void): () => void {
 }
 
 async function startEngine(): Promise<Remote<EngineApi>> {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'tavern-agent' });
+    const worker = new Worker(distFile('worker.js'), { type: 'module', name: 'tavern-agent' });
     const remote = wrap<EngineApi>(worker);
     const signal = crash;
     let dead = false;
@@ -65,7 +66,10 @@ async function startEngine(): Promise<Remote<EngineApi>> {
         for (const listener of crashListeners) listener(reason);
     };
     worker.addEventListener('error', (event) => die(`The agent's worker failed: ${event.message || 'unknown error'}`));
-    const opened = await remote.open(await currentUserHandle());
+    // A worker that cannot load (its file missing, a syntax error) never answers `open`: its error event
+    // ends the wait with the reason instead, so the caller fails with it rather than hanging.
+    const failed = signal.promise.then((reason) => Promise.reject(new Error(reason)));
+    const opened = await Promise.race([remote.open(await currentUserHandle()), failed]);
     if (!opened.ok) {
         dead = true;
         worker.terminate();

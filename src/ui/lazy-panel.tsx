@@ -8,23 +8,23 @@ type PanelComponent = ComponentType<{ actions: PanelActions }>;
 let loading: Promise<PanelComponent> | null = null;
 
 /** The panel's views (timeline, profile editor, skills, storage) load as a chunk of their own on first open. */
-function loadPanel(): Promise<PanelComponent> {
-    loading ??= import('./panel').then((module) => module.Panel);
+function loadPanel(ready: () => Promise<void>): Promise<PanelComponent> {
+    loading ??= Promise.all([import('./panel'), ready()]).then(([module]) => module.Panel);
     return loading;
 }
 
 /**
  * Keeps SillyTavern's page load free of the panel's code: the startup bundle holds what must run at once
  * (the interceptor, commands, the live feed, the Send badge and the settings block); the views come on
- * first open, and the panel shows as soon as they are there.
+ * first open, with the host's services (`ready`), and the panel shows as soon as both are there.
  */
-export function LazyPanel({ actions }: { actions: PanelActions }) {
+export function LazyPanel({ actions, ready }: { actions: PanelActions; ready: () => Promise<void> }) {
     const [Panel, setPanel] = useState<PanelComponent | null>(null);
     const open = panelOpen.value;
     useEffect(() => {
         if (!open || Panel) return;
         let current = true;
-        void loadPanel().then((loaded) => current && setPanel(() => loaded));
+        void loadPanel(ready).then((loaded) => current && setPanel(() => loaded));
         return () => void (current = false);
     }, [open, Panel]);
     return Panel ? <Panel actions={actions} /> : null;

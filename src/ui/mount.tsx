@@ -6,7 +6,6 @@ import type { PanelActions } from './panel';
 import { LazyPanel } from './lazy-panel';
 import { SendIndicator } from './send-indicator';
 import { provideServices, type PanelServices } from './services';
-import { SettingsBlock } from './settings-block';
 import { chatStatus, panelOpen, panelSettingsState } from './state';
 
 const PANEL_ROOT_ID = 'tavern_agent_panel_root';
@@ -23,12 +22,15 @@ let openPanelNow: (() => void) | null = null;
  * item in the extensions (wand) menu, the badge by the Send button and a block in the Extensions drawer.
  * `actions` are the panel's own controls, `services` what its parts ask of the host (see services.ts).
  */
-export function mountPanel(actions: PanelActions, panelServices: PanelServices, onOpen: () => void): void {
-    provideServices(panelServices);
+export function mountPanel(actions: PanelActions, loadServices: () => Promise<PanelServices>, onOpen: () => void): void {
+    // The services are the host's side of the panel, loaded with the rest of the runtime (src/runtime.ts):
+    // the views and the settings block show once they are there.
+    let ready: Promise<void> | null = null;
+    const servicesReady = () => (ready ??= loadServices().then(provideServices));
     const root = document.createElement('div');
     root.id = PANEL_ROOT_ID;
     document.body.append(root);
-    render(<LazyPanel actions={actions} />, root);
+    render(<LazyPanel actions={actions} ready={servicesReady} />, root);
 
     const button = document.createElement('div');
     button.id = TOP_BAR_BUTTON_ID;
@@ -86,7 +88,7 @@ export function mountPanel(actions: PanelActions, panelServices: PanelServices, 
     }
 
     mountSendBadge(actions);
-    mountSettingsBlock();
+    mountSettingsBlock(servicesReady);
     trackSendForm(root);
 }
 
@@ -116,13 +118,14 @@ function mountSendBadge(actions: PanelActions): void {
 }
 
 /** The block in SillyTavern's Extensions drawer, in its second column as most UI extensions do. */
-function mountSettingsBlock(): void {
+function mountSettingsBlock(servicesReady: () => Promise<void>): void {
     const column = document.getElementById('extensions_settings2') ?? document.getElementById('extensions_settings');
     if (!column) return;
     const container = document.createElement('div');
     container.id = SETTINGS_ID;
     column.append(container);
-    render(<SettingsBlock openPanel={openPanel} />, container);
+    // Its profile list and retention fields read the host's stores: it comes with the runtime, not before.
+    void Promise.all([import('./settings-block'), servicesReady()]).then(([{ SettingsBlock }]) => render(<SettingsBlock openPanel={openPanel} />, container));
 }
 
 /**

@@ -95,3 +95,18 @@ test('the panel opens from the wand menu and fits a 390 px phone screen', async 
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });
+
+test('a worker that cannot load shows its failure in the panel and to the API instead of hanging', async () => {
+    const { page } = await session.open({ width: 1280, height: 900 });
+    // A broken install: the worker's file is missing.
+    await page.route('**/dist/worker.js', (route) => route.fulfill({ status: 404, body: 'Not found' }));
+    await waitForExtension(page);
+    await openCharacter(page);
+    const health = await page.evaluate(() => globalThis.TavernAgent!.health().then(() => 'answered', (error: Error) => `failed: ${error.message}`));
+    assert.match(health, /^failed: The agent's worker failed/);
+    await page.click('#tavern_agent_button .drawer-icon');
+    const shown = page.locator('[data-engine="error"]');
+    await shown.waitFor();
+    assert.match((await shown.textContent()) ?? '', /worker failed/);
+    await page.context().close();
+});

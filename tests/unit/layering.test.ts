@@ -23,7 +23,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     // Page side: host and ui never import each other; the host talks to the worker through contract types only.
     host: ['host', 'contract', 'i18n'],
     ui: ['ui', 'contract', 'i18n'],
-    index: ['host', 'ui', 'contract', 'i18n'],
+    index: ['host', 'ui', 'contract', 'i18n', 'runtime'],
+    // The runtime src/index.ts loads on first use: wires host and ui like index.
+    runtime: ['host', 'ui', 'contract', 'i18n', 'runtime'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,108 @@
+import './contract/zod-setup';
+import { notifyAgentModeChange, setChatProfile } from './host/agent-mode';
+import type { AgentCommandHandler } from './host/agent-command';
+import { commitDraft } from './host/commit-draft';
+import { connectionProfiles, currentConnectionProtocol } from './host/connection-profiles';
+import { acceptLoreProposal, discardLoreProposal } from './host/lore-write';
+import { replaceReplyWithCheckpoint } from './host/replace-reply';
+import { replyPlace } from './host/reply-place';
+import { checkEngineHealth, onEngineStatus } from './host/engine-status';
+import type { GenerateInterceptor } from './host/interceptor';
+import { agentReplies, lastMessage, openChat, regenerateLastTurn, revealMessage, sillyTavernGenerating } from './host/open-chat';
+import { confirmAction, toasts } from './host/popup';
+import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/profile-store';
+import { updatePanelSettings } from './host/panel-settings';
+import { createPublicApi, type TavernAgentApi } from './host/public-api';
+import { createAgentCommand } from './host/slash-commands';
+import { installFixButtons } from './host/fix-button';
+import { createRunApi } from './host/run-api';
+import { decideExtToolCall, onExtToolApprovals, registeredExtTools } from './host/ext-tools';
+import { hostSkills } from './host/skills/host-skills';
+import { watchSkillOffers } from './host/skills/offer-watch';
+import { skillOwners } from './host/skill-owners';
+import { getEngine, onEngineCrash } from './host/worker-client';
+import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/storage-settings';
+import { activeRun, cancelActiveRun, createRunTakeover, guideActiveRun, resumeRun } from './host/run-controller';
+import { remoteRun, watchOtherTabs } from './host/live-view';
+import { approvalToasts } from './host/ext-tool-toast';
+import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
+import { createLiveFeed } from './ui/live-feed';
+import { openPanel } from './ui/mount';
+import type { PanelServices } from './ui/services';
+import { engineState, panelOpen } from './ui/state';
+
+/*
+ * The runtime: everything behind the startup shell of src/index.ts (runs, the engine, skills, lore, the
+ * panel's services), loaded as a chunk of its own when the page is idle after APP_READY or at its first use,
+ * whichever comes first. Like index.ts it is a place where the host (src/host/) and the panel (src/ui/) meet.
+ */
+
+/** What the startup shell hands over to the runtime. */
+export interface Shell {
+    /** Recomputes the open chat's status (Agent Mode, the run going on) for the icon, badge and panel. */
+    refreshChatStatus(): void;
+}
+
+/** What the shell's stand-ins (interceptor, `/agent`, `globalThis.TavernAgent`, the panel) call once it is loaded. */
+export interface Runtime {
+    takeOver: GenerateInterceptor;
+    agentCommand: AgentCommandHandler;
+    publicApi: TavernAgentApi;
+    panelServices: PanelServices;
+    /** The run of the open chat going on: this tab's, or another tab's shown read-only. */
+    chatRun(): { runId: string; state: string } | null;
+    stopRun(reason: string): Promise<boolean>;
+    checkEngineHealth(): Promise<unknown>;
+}
+
+export function startRuntime(shell: Shell): Runtime {
+    const liveFeed = createLiveFeed(() => shell.refreshChatStatus());
+    const panelServices: PanelServices = {
+        engine: getEngine,
+        chat: {
+            open: openChat,
+            lastMessage,
+            agentReplies,
+            generating: sillyTavernGenerating,
+            regenerate: regenerateLastTurn,
+            revealMessage,
+            commitDraft,
+            replyPlace,
+            replaceReply: replaceReplyWithCheckpoint,
+            resume: (runId) => resumeRun(runId),
+            async setProfile(profileId) {
+                await setChatProfile(profileId);
+                notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again
+            },
+        },
+        profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles, currentProtocol: currentConnectionProtocol },
+        confirm: confirmAction,
+        toast: toasts,
+        skills: hostSkills,
+        skillOwners,
+        guide: guideActiveRun,
+        lore: { accept: acceptLoreProposal, discard: discardLoreProposal },
+        extTools: { registered: registeredExtTools, decide: decideExtToolCall },
+        storage: { retention: retentionSettings, saveRetention: saveRetentionSettings, persist: requestPersistentStorage },
+        settings: { update: (change) => void updatePanelSettings(change) },
+    };
+
+    installFixButtons();
+    onEngineStatus((status) => (engineState.value = status));
+    watchSkillOffers(hostSkills);
+    // Other tabs' runs of the open chat, live and read-only; a dead worker's run shows as interrupted.
+    void watchOtherTabs(liveFeed, (runId) => activeRun()?.runId === runId, shell.refreshChatStatus).catch(() => undefined);
+    onEngineCrash(() => shell.refreshChatStatus());
+    onExtToolApprovals((pending) => (extToolApprovals.value = pending));
+    onExtToolApprovals(approvalToasts(() => panelOpen.value, openPanel));
+
+    return {
+        takeOver: createRunTakeover(liveFeed),
+        agentCommand: createAgentCommand(createRunApi(liveFeed)),
+        publicApi: createPublicApi(hostSkills, liveFeed),
+        panelServices,
+        chatRun: () => activeRun() ?? remoteRun(),
+        stopRun: cancelActiveRun,
+        checkEngineHealth,
+    };
+}
