@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ModelReply, ModelRequest, WireMessage } from '../../src/contract/model';
+import { ok } from '../../src/contract/result';
 import type { RunStorage } from '../../src/store/run-storage';
 import { createConversationStore } from '../../src/host/conversation-store';
 import { rawCall, runHarness, toolTurn, type Step } from '../fixtures/run-harness';
@@ -79,6 +80,26 @@ describe('round cost', () => {
         const writeStart = batches.findIndex((b) => b.includes('tool-call-start') && b !== readRound);
         assert.equal(batches[writeStart]!.at(-1), 'tool-call-start');
         assert.deepEqual(batches[writeStart + 1], ['file-write', 'checkpoint']);
+    });
+
+    it("journal-first still holds: a commit's start and everything before it are stored before the host is asked to commit", async () => {
+        const storage = newStorage();
+        let storedAtCommit: string[] = [];
+        const h = runHarness({
+            storage,
+            script: script(2),
+            commit: async () => {
+                storedAtCommit = (await storage.listEvents('run-first')).map((e) => e.type);
+                return ok({ messageId: 5 });
+            },
+        });
+        const outcome = await h.run(sampleRunInput({ runId: 'run-first' }));
+        assert.equal(outcome.state, 'completed');
+        const journal = (await h.journal('run-first')).map((e) => e.type);
+        // Everything up to the commit call's start (the reads' deferred starts and results included) had landed.
+        const commitStart = journal.lastIndexOf('tool-call-start', journal.indexOf('commit'));
+        assert.ok(commitStart > 0 && storedAtCommit.length > commitStart, `stored at commit: ${storedAtCommit.join(', ')}`);
+        assert.deepEqual(storedAtCommit, journal.slice(0, storedAtCommit.length));
     });
 
     it('every event reaches storage and the page, in order, with gapless seq', async () => {
