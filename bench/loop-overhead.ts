@@ -18,10 +18,11 @@ export const loopOverhead: Benchmark = {
         // Warm-up: JIT, the database and the first comlink round trips.
         await bench.call('timedRun', 2);
         await bench.call('inWorkerRun', 2, 'idb');
+        await bench.call('engineLocalRun', 2);
         await bench.call('bareTransactions', 20);
         await bench.call('transactionFloors', 5);
         await bench.call('roundTrips', 20);
-        const samples = { page0: [] as number[], pageN: [] as number[], idb0: [] as number[], idbN: [] as number[], mem0: [] as number[], memN: [] as number[] };
+        const samples = { page0: [] as number[], pageN: [] as number[], local0: [] as number[], localN: [] as number[], idb0: [] as number[], idbN: [] as number[], mem0: [] as number[], memN: [] as number[] };
         const bare: number[] = [];
         const hostMs: number[] = [];
         let events = 0;
@@ -41,6 +42,10 @@ export const loopOverhead: Benchmark = {
             hostMs.push(b.hostMs);
             events = b.events;
             Object.assign(crossed, { messages0: a.crossedMessages, messagesN: b.crossedMessages, chars0: a.crossedChars, charsN: b.crossedChars, deliveries0: a.deliveries, deliveriesN: b.deliveries });
+            const local0 = await bench.call('engineLocalRun', 0);
+            const localN = await bench.call('engineLocalRun', ROUNDS);
+            samples.local0.push(local0.ms);
+            samples.localN.push(localN.ms);
             const idb0 = await bench.call('inWorkerRun', 0, 'idb');
             const idbN = await bench.call('inWorkerRun', ROUNDS, 'idb');
             samples.idb0.push(idb0.ms);
@@ -83,6 +88,7 @@ export const loopOverhead: Benchmark = {
                 { id: 'loop-overhead.idb', label: `… of which IndexedDB (${txPerRound} transactions per round)`, value: idb - memory, unit: 'ms' },
                 { id: 'loop-overhead.storage-wait', label: '… time with a storage call in flight, per round (in-worker run)', value: perRound(storageMs.zero, storageMs.n), unit: 'ms' },
                 { id: 'loop-overhead.comlink', label: '… of which worker ↔ page (comlink host, events)', value: page - idb, unit: 'ms' },
+                { id: 'loop-overhead.engine-local', label: "… the page's engine (same database, live channel, lease) with the host in the worker", value: perRound(samples.local0, samples.localN), unit: 'ms' },
                 { id: 'loop-overhead.crossed-messages', label: 'Messages sent worker → page per round (model requests)', value: (crossed.messagesN - crossed.messages0) / ROUNDS, unit: '' },
                 { id: 'loop-overhead.crossed-chars', label: '… their characters per round', value: (crossed.charsN - crossed.chars0) / ROUNDS, unit: '' },
                 { id: 'loop-overhead.deliveries', label: 'Event deliveries worker → page per round', value: (crossed.deliveriesN - crossed.deliveries0) / ROUNDS, unit: '' },
@@ -101,6 +107,8 @@ export const loopOverhead: Benchmark = {
                 { id: 'loop-overhead.floor-round-storage-mean', label: '… through our storage layer: mean', value: mean(floors.roundStorage), unit: 'ms' },
                 { id: 'loop-overhead.floor-trip-bare', label: 'Floor: worker → page → worker, bare postMessage (MessagePort echo)', value: median(trips.bare), unit: 'ms' },
                 { id: 'loop-overhead.floor-trip-comlink', label: '… a comlink call on a page proxy (how the host is called)', value: median(trips.comlink), unit: 'ms' },
+                { id: 'loop-overhead.floor-trip-bare-mean', label: '… bare postMessage: mean (a run waits for the slow ones too)', value: mean(trips.bare), unit: 'ms' },
+                { id: 'loop-overhead.floor-trip-comlink-mean', label: '… comlink call: mean', value: mean(trips.comlink), unit: 'ms' },
             ],
             details: { storageMs, rounds: ROUNDS, repeats: REPEATS, samples, hostMsAtN: hostMs, eventsAtN: events, crossed, storageCalls, txPerRound, bareTransactionMs: bare, floors, roundShape, trips },
             notes: [

@@ -125,6 +125,11 @@ function roundTrips(count: number) {
     return worker.roundTrips(transfer(channel.port2, [channel.port2]), proxy({ echo: async (value: unknown) => value }), count, payload).finally(() => channel.port1.close());
 }
 
+/** The same run through the page's engine (same database), with the host inside the worker. */
+function engineLocalRun(rounds: number) {
+    return worker.engineLocalRun(runInput(`bench-${crypto.randomUUID()}`), scriptedReplies(rounds));
+}
+
 /** The same scripted run with the host inside the worker: IndexedDB or memory storage, no page traffic. */
 function inWorkerRun(rounds: number, storage: 'idb' | 'memory'): Promise<{ ms: number; storageCalls: number; storageMs: number }> {
     return worker.inWorkerRun(runInput(`bench-${crypto.randomUUID()}`), scriptedReplies(rounds), storage);
@@ -164,6 +169,7 @@ const benchPage = {
     inWorkerRun,
     bareTransactions: (count: number) => worker.bareTransactions(count),
     transactionFloors: (count: number) => worker.transactionFloors(count),
+    engineLocalRun,
     roundTrips,
     checkpoints: (opts: Parameters<WorkerBench['checkpoints']>[0]) => worker.checkpoints(opts),
     chatSearch: (opts: Parameters<WorkerBench['chatSearch']>[0]) => worker.chatSearch(opts),

@@ -467,11 +467,36 @@ async function resumeTiming(cutAfter: number | null) {
 
 const engine = createEngine();
 
+/**
+ * The page's timedRun with the host inside the worker: the same engine (opened by the page, so the same
+ * database, live channel, lease and retention), only no comlink. Beside timedRun it shows what crossing to
+ * the page costs; beside inWorkerRun what the engine's wrapper adds.
+ */
+async function engineLocalRun(input: RunInput, replies: unknown[]): Promise<{ ms: number; state: string }> {
+    const host: HostBridge = {
+        async requestModel(request) {
+            return { ok: true, raw: replies[request.round - 1], durationMs: 0 };
+        },
+        async commit() {
+            return { ok: true, value: { messageId: 2 } };
+        },
+        onEvents() {},
+    };
+    const prepared = await engine.prepareRun(input.runId, input.profile.id, { [input.profile.id]: input.profile });
+    if (!prepared.ok) throw new Error(prepared.error.message);
+    const started = performance.now();
+    const outcome = await engine.startRun(input, host);
+    const ms = performance.now() - started;
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    return { ms, state: outcome.value.state };
+}
+
 export const workerBench = {
     ...engine,
     bareTransactions,
     transactionFloors,
     roundTrips,
+    engineLocalRun,
     inWorkerRun,
     checkpoints,
     chatSearch,
