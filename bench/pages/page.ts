@@ -1,7 +1,7 @@
 // The page side of the worker figures: starts the bench worker and, for the loop figure, plays the host
 // the way the extension's main thread does (a comlink proxy passed to engine.startRun), only instant:
 // every model reply is built before the run starts, so no model time is in the figure.
-import { proxy, wrap } from 'comlink';
+import { proxy, transfer, wrap } from 'comlink';
 import { createConversationStore } from '../../src/host/conversation-store';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import type { JournalEvent } from '../../src/contract/records';
@@ -114,8 +114,24 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
     return { wallMs, hostMs, events, state: outcome.value.state, crossedMessages, crossedChars, deliveries };
 }
 
+/**
+ * The worker ↔ page floors: the page echoes a bare postMessage on a MessagePort, and answers a comlink call
+ * on a proxy, each carrying a payload the size of one round's model request (248 characters of messages).
+ */
+function roundTrips(count: number) {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event) => channel.port1.postMessage(event.data);
+    const payload = { runId: 'bench', requestId: 'root:1', round: 1, messages: [{ role: 'tool', tool_call_id: 'call_1_0', content: 'x'.repeat(200) }], conversation: { key: 'root', base: 4 } };
+    return worker.roundTrips(transfer(channel.port2, [channel.port2]), proxy({ echo: async (value: unknown) => value }), count, payload).finally(() => channel.port1.close());
+}
+
+/** The same run through the page's engine (same database), with the host inside the worker. */
+function engineLocalRun(rounds: number) {
+    return worker.engineLocalRun(runInput(`bench-${crypto.randomUUID()}`), scriptedReplies(rounds));
+}
+
 /** The same scripted run with the host inside the worker: IndexedDB or memory storage, no page traffic. */
-function inWorkerRun(rounds: number, storage: 'idb' | 'memory'): Promise<{ ms: number; storageCalls: number }> {
+function inWorkerRun(rounds: number, storage: 'idb' | 'memory'): Promise<{ ms: number; storageCalls: number; storageMs: number }> {
     return worker.inWorkerRun(runInput(`bench-${crypto.randomUUID()}`), scriptedReplies(rounds), storage);
 }
 
@@ -152,6 +168,9 @@ const benchPage = {
     timedRun,
     inWorkerRun,
     bareTransactions: (count: number) => worker.bareTransactions(count),
+    transactionFloors: (count: number) => worker.transactionFloors(count),
+    engineLocalRun,
+    roundTrips,
     checkpoints: (opts: Parameters<WorkerBench['checkpoints']>[0]) => worker.checkpoints(opts),
     chatSearch: (opts: Parameters<WorkerBench['chatSearch']>[0]) => worker.chatSearch(opts),
     subagentRun: (script: Parameters<WorkerBench['subagentRun']>[1], childDelayMs: number) =>

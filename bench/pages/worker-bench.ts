@@ -15,7 +15,7 @@ import { Workspace } from '../../src/workspace/workspace';
 import type { PrefixMessage, RunInput } from '../../src/contract/run-input';
 import type { HostBridge } from '../../src/contract/wire';
 import { runAgent } from '../../src/engine/run';
-import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
+import { createMemoryRunStorage, type EventWrite, type RunStorage } from '../../src/store/run-storage';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import { prng, prose } from './text';
 import { subagentHost, type SubagentScript } from './subagent-host';
@@ -57,6 +57,101 @@ async function bareTransactions(count: number): Promise<number[]> {
         samples.push(performance.now() - started);
     }
     db.close();
+    return samples;
+}
+
+/** The write batch of one read-only tool round, as the engine last wrote it (kept by inWorkerRun). */
+let roundBatch: EventWrite[] | null = null;
+
+function rawOpen(name: string, stores: Record<string, string | string[]>): Promise<IDBDatabase> {
+    return new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name, 1);
+        request.onupgradeneeded = () => {
+            for (const [store, keyPath] of Object.entries(stores)) request.result.createObjectStore(store, { keyPath });
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+    });
+}
+
+function rawTx(db: IDBDatabase, stores: string[], queue: (tx: IDBTransaction) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(stores, 'readwrite');
+        queue(tx);
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+    });
+}
+
+/**
+ * The floors of a round's write, interleaved in one worker: one raw readwrite transaction over 1, 2 and 3
+ * stores (one small put in each), the exact records of one read-only round (4 events, 3 files) in raw
+ * IndexedDB, and the same records through our storage layer (idb wrapper, all-or-nothing queueing).
+ */
+async function transactionFloors(count: number) {
+    if (!roundBatch) throw new Error('run inWorkerRun with rounds first: no round batch was captured');
+    const batch = roundBatch;
+    const small = (i: number) => ({ runId: 'floor', seq: i, path: `p-${i}`, at: Date.now(), type: 'bench', payload: { i } });
+    const db = await rawOpen(`bench-floors-${crypto.randomUUID()}`, { events: ['runId', 'seq'], files: ['runId', 'path'], checkpoints: ['runId', 'seq'] });
+    const tavern = await openTavernAgentDb(`bench-floors-tavern-${crypto.randomUUID()}`);
+    const storage = createIdbRunStorage(tavern);
+    const samples = { oneStore: [] as number[], twoStores: [] as number[], threeStores: [] as number[], roundRaw: [] as number[], roundStorage: [] as number[] };
+    const time = async (into: number[], work: () => Promise<void>) => {
+        const started = performance.now();
+        await work();
+        into.push(performance.now() - started);
+    };
+    let seq = 0;
+    // The round's events renumbered, so each write adds new keys as the journal does.
+    const renumbered = () => batch.map((w) => ({ ...w, event: { ...w.event, runId: 'floor', seq: (seq += 1) } }));
+    for (let i = 0; i < count; i += 1) {
+        await time(samples.oneStore, () => rawTx(db, ['events'], (tx) => tx.objectStore('events').add(small((seq += 1)))));
+        await time(samples.twoStores, () => rawTx(db, ['events', 'files'], (tx) => {
+            tx.objectStore('events').add(small((seq += 1)));
+            tx.objectStore('files').put(small(seq));
+        }));
+        await time(samples.threeStores, () => rawTx(db, ['events', 'files', 'checkpoints'], (tx) => {
+            tx.objectStore('events').add(small((seq += 1)));
+            tx.objectStore('files').put(small(seq));
+            tx.objectStore('checkpoints').put(small(seq));
+        }));
+        const raw = renumbered();
+        await time(samples.roundRaw, () => rawTx(db, ['events', 'files'], (tx) => {
+            for (const w of raw) tx.objectStore('events').add(w.event);
+            for (const w of raw) for (const file of w.attachments?.files ?? []) tx.objectStore('files').put({ ...file, runId: 'floor' });
+        }));
+        const ours = renumbered().map((w) => ({ ...w, ...(w.attachments ? { attachments: { ...w.attachments, files: w.attachments.files?.map((f) => ({ ...f, runId: 'floor' })) } } : {}) }));
+        await time(samples.roundStorage, () => storage.appendEvents(ours));
+    }
+    db.close();
+    tavern.close();
+    return {
+        samples,
+        round: {
+            events: batch.map((w) => w.event.type),
+            files: batch.flatMap((w) => (w.attachments?.files ?? []).map((f) => ({ path: f.path, chars: f.content.length }))),
+        },
+    };
+}
+
+/**
+ * Worker → page → worker round trips, interleaved: a bare postMessage echoed on a MessagePort (the floor
+ * of any request to the page), and a comlink call on a proxy with a small payload (how the host is called).
+ */
+async function roundTrips(port: MessagePort, echo: { echo(value: unknown): Promise<unknown> }, count: number, payload: unknown) {
+    const samples = { bare: [] as number[], comlink: [] as number[] };
+    const next = () => new Promise<unknown>((resolve) => (port.onmessage = (event) => resolve(event.data)));
+    for (let i = 0; i < count; i += 1) {
+        let started = performance.now();
+        const reply = next();
+        port.postMessage(payload);
+        await reply;
+        samples.bare.push(performance.now() - started);
+        started = performance.now();
+        await echo.echo(payload);
+        samples.comlink.push(performance.now() - started);
+    }
+    port.close();
     return samples;
 }
 
@@ -215,7 +310,7 @@ async function chatSearch(opts: { messages: number; charsPerMessage: number; que
  * The same run as the page's timedRun, with the host inside the worker (no comlink) and the storage either
  * IndexedDB or memory: the differences split the loop's time into CPU, IndexedDB and worker↔page traffic.
  */
-async function inWorkerRun(input: RunInput, replies: unknown[], storageKind: 'idb' | 'memory'): Promise<{ ms: number; storageCalls: number }> {
+async function inWorkerRun(input: RunInput, replies: unknown[], storageKind: 'idb' | 'memory'): Promise<{ ms: number; storageCalls: number; storageMs: number }> {
     let inner: RunStorage;
     let close = () => undefined as void;
     if (storageKind === 'idb') {
@@ -227,10 +322,25 @@ async function inWorkerRun(input: RunInput, replies: unknown[], storageKind: 'id
     }
     // Every storage call is one IndexedDB transaction: count them.
     let storageCalls = 0;
+    // Time spent with a storage call in flight (they never overlap in a run: the journal writes one at a time).
+    let storageMs = 0;
     const storage = new Proxy(inner, {
         get(target, key, receiver) {
             const value = Reflect.get(target, key, receiver);
-            return typeof value === 'function' ? (...args: unknown[]) => ((storageCalls += 1), value.apply(target, args)) : value;
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+                storageCalls += 1;
+                // Keep one read-only round's batch (its call start, result and the next request) for the floors.
+                if (key === 'appendEvents' && storageKind === 'idb') {
+                    const writes = args[0] as EventWrite[];
+                    const types = writes.map((w) => w.event.type);
+                    if (types.includes('tool-call-start') && types.includes('model-request') && writes.some((w) => (w.event.payload as { name?: string }).name === 'workspace_list_files')) roundBatch = structuredClone(writes);
+                }
+                const started = performance.now();
+                const result = value.apply(target, args);
+                if (result instanceof Promise) void result.finally(() => (storageMs += performance.now() - started));
+                return result;
+            };
         },
     });
     const host: HostBridge = {
@@ -247,7 +357,7 @@ async function inWorkerRun(input: RunInput, replies: unknown[], storageKind: 'id
     const elapsed = performance.now() - started;
     close();
     if (outcome.state !== 'completed') throw new Error(`in-worker run ${outcome.state}: ${outcome.error?.message}`);
-    return { ms: elapsed, storageCalls };
+    return { ms: elapsed, storageCalls, storageMs };
 }
 
 /**
@@ -357,9 +467,36 @@ async function resumeTiming(cutAfter: number | null) {
 
 const engine = createEngine();
 
+/**
+ * The page's timedRun with the host inside the worker: the same engine (opened by the page, so the same
+ * database, live channel, lease and retention), only no comlink. Beside timedRun it shows what crossing to
+ * the page costs; beside inWorkerRun what the engine's wrapper adds.
+ */
+async function engineLocalRun(input: RunInput, replies: unknown[]): Promise<{ ms: number; state: string }> {
+    const host: HostBridge = {
+        async requestModel(request) {
+            return { ok: true, raw: replies[request.round - 1], durationMs: 0 };
+        },
+        async commit() {
+            return { ok: true, value: { messageId: 2 } };
+        },
+        onEvents() {},
+    };
+    const prepared = await engine.prepareRun(input.runId, input.profile.id, { [input.profile.id]: input.profile });
+    if (!prepared.ok) throw new Error(prepared.error.message);
+    const started = performance.now();
+    const outcome = await engine.startRun(input, host);
+    const ms = performance.now() - started;
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    return { ms, state: outcome.value.state };
+}
+
 export const workerBench = {
     ...engine,
     bareTransactions,
+    transactionFloors,
+    roundTrips,
+    engineLocalRun,
     inWorkerRun,
     checkpoints,
     chatSearch,

@@ -16,11 +16,13 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
     const resultPath = `tool-results/${callId}.json`;
     const started = session.now();
     const prepared = preset ?? dispatcher.prepare(call, agent.state.wrapUp !== null);
-    await journal.append(
+    const start = journal.append(
         'tool-call-start',
         { callId, providerCallId: call.id, name: call.name, canonical: prepared.canonical, argsPath },
         { files: [workspace.record(argsPath, call.argumentsText, 0)] },
+        startDeferrable(prepared) ? { defer: true } : undefined,
     );
+    if (!startDeferrable(prepared)) await start;
     const outcome = await untilStopped(
         agent,
         dispatcher.execute(prepared, {
@@ -46,6 +48,17 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
         void journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile, defer);
     }
     return content;
+}
+
+/**
+ * Journal-first (SPEC §1) asks that a call's start be durable before the call changes anything. A call that
+ * changes nothing — a read-only tool, or a call refused unrun — needs no durable start: cut off before its
+ * events land, the journal shows the response's call unanswered and resume runs it again (a read, or the
+ * same refusal). Its start then rides with the next write (its result, the next model request), so a round
+ * of read-only calls costs one transaction. Events a tool appends itself still follow the start in order.
+ */
+function startDeferrable(prepared: PreparedCall): boolean {
+    return !prepared.ready || prepared.tool.readOnly;
 }
 
 /**

@@ -25,6 +25,12 @@ interface Queued {
  * nothing acts on until the next event, such as a model response before its first call's start), go
  * to storage together in one transaction with the next event that is waited for. A deferred event that
  * no other event follows is written on its own a task later, so it never waits long.
+ *
+ * What may be deferred (the rule, enforced where each event is appended): an event nothing outside the
+ * journal acts on before the next write — a model response (call-model.ts), a call's result, a read-only
+ * or refused call's start (execute-tool-call.ts), a file change before its checkpoint (workspace.ts).
+ * A step that reaches outside (a writing tool, a commit) waits for its own event, and so for all before it.
+ * Writes land in order, each whole, so a cut leaves a prefix of the journal that resume can replay.
  */
 export class Journal implements JournalWriter {
     private seq: number;

@@ -1,4 +1,4 @@
-import type { IDBPDatabase } from 'idb';
+import { unwrap, type IDBPDatabase } from 'idb';
 import type { WorkspaceFile } from '../contract/records';
 import { chunkHash, isChunkedPath, splitIntoChunks } from './content-chunks';
 import type { ChunkRef, TavernAgentDb } from './db';
@@ -82,23 +82,48 @@ async function allOrNothing(tx: { abort(): void; done: Promise<void> }, queue: (
     await Promise.all([...writes, tx.done]);
 }
 
+/**
+ * One readwrite transaction in plain IndexedDB, settled by the transaction alone: the journal's hot path
+ * (every round writes one), where idb's per-request promises cost more than the puts they wrap. A failing
+ * request aborts the transaction (nothing lands) and the returned promise rejects with its error, as
+ * allOrNothing does; a record that cannot be queued aborts it too.
+ */
+function plainTransaction(db: IDBDatabase, stores: string[], queue: (tx: IDBTransaction) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+        const tx = db.transaction(stores, 'readwrite');
+        tx.oncomplete = () => resolve();
+        tx.onabort = () => reject(tx.error ?? new DOMException('The write was aborted.', 'AbortError'));
+        try {
+            queue(tx);
+        } catch (error) {
+            // Reject with the queuing error, not the AbortError that follows.
+            tx.onabort = null;
+            tx.abort();
+            reject(error);
+        }
+    });
+}
+
 export function createIdbRunStorage(db: Db): RunStorage {
+    const plain = unwrap(db) as IDBDatabase;
     async function appendEvents(writes: EventWrite[]): Promise<void> {
         const files = writes.flatMap((w) => w.attachments?.files ?? []);
         const checkpoints = writes.flatMap((w) => w.attachments?.checkpoints ?? []);
-        if (writes.length === 1 && files.length === 0 && checkpoints.length === 0) {
-            await db.add('events', writes[0]!.event);
-            return;
-        }
         // Only the stores the batch writes: a transaction over fewer stores is cheaper to schedule.
         const stores: Array<'events' | 'files' | 'checkpoints'> = ['events'];
         if (files.length > 0) stores.push('files');
         if (checkpoints.length > 0) stores.push('checkpoints');
-        const tx = db.transaction(stores, 'readwrite');
-        await allOrNothing(tx, (write) => {
-            for (const { event } of writes) write(tx.objectStore('events').add(event));
-            for (const file of files) write(tx.objectStore('files').put(file));
-            for (const checkpoint of checkpoints) write(tx.objectStore('checkpoints').put(checkpoint));
+        await plainTransaction(plain, stores, (tx) => {
+            const events = tx.objectStore('events');
+            for (const { event } of writes) events.add(event);
+            if (files.length > 0) {
+                const store = tx.objectStore('files');
+                for (const file of files) store.put(file);
+            }
+            if (checkpoints.length > 0) {
+                const store = tx.objectStore('checkpoints');
+                for (const checkpoint of checkpoints) store.put(checkpoint);
+            }
         });
     }
     return {

@@ -95,9 +95,11 @@ export class Workspace {
         const previous = this.files.get(path);
         const next = kind === 'append' && previous ? previous.content + content : content;
         const entry = { content: next, version: (previous?.version ?? 0) + 1 };
-        await this.journal.append('file-write', { path, mode: kind, version: entry.version, chars: next.length }, { files: [this.record(path, next, entry.version)] });
-        this.files.set(path, entry);
+        // The change and its checkpoint land in one transaction: the change waits for the checkpoint's
+        // event (a failure of either rejects here), and the file is current only once both are stored.
+        void this.journal.append('file-write', { path, mode: kind, version: entry.version, chars: next.length }, { files: [this.record(path, next, entry.version)] }, { defer: true });
         await this.checkpoint(path, previous?.content ?? null, entry);
+        this.files.set(path, entry);
         // What the agent wrote in full it has, in effect, read in full.
         if (kind !== 'append' || !previous) this.readState.recordFull(path, entry.version);
         return entry;
@@ -106,9 +108,10 @@ export class Workspace {
     async patch(path: string, next: string, replacements: number): Promise<FileEntry> {
         const previous = this.files.get(path);
         const entry = { content: next, version: (previous?.version ?? 0) + 1 };
-        await this.journal.append('patch-apply', { path, replacements, version: entry.version }, { files: [this.record(path, next, entry.version)] });
-        this.files.set(path, entry);
+        // As in write: the change rides with its checkpoint, in one transaction.
+        void this.journal.append('patch-apply', { path, replacements, version: entry.version }, { files: [this.record(path, next, entry.version)] }, { defer: true });
         await this.checkpoint(path, previous?.content ?? null, entry);
+        this.files.set(path, entry);
         this.readState.recordFull(path, entry.version);
         return entry;
     }

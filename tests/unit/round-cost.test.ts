@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ModelReply, ModelRequest, WireMessage } from '../../src/contract/model';
+import { ok } from '../../src/contract/result';
 import type { RunStorage } from '../../src/store/run-storage';
 import { createConversationStore } from '../../src/host/conversation-store';
 import { rawCall, runHarness, toolTurn, type Step } from '../fixtures/run-harness';
@@ -11,10 +12,13 @@ import { suitesPerStorageKind } from '../fixtures/storage-kinds';
 
 const { describe, newStorage } = suitesPerStorageKind();
 
-/** `rounds` rounds of one list-files call, then the write + commit + finish round. */
-function script(rounds: number): Step[] {
+/** `rounds` rounds of one list-files call (or one scratch write), then the write + commit + finish round. */
+function script(rounds: number, kind: 'read' | 'write' = 'read'): Step[] {
     const steps: Step[] = [];
-    for (let i = 0; i < rounds; i += 1) steps.push(toolTurn(rawCall(`list-${i}`, 'workspace_list_files', {})));
+    for (let i = 0; i < rounds; i += 1) {
+        if (kind === 'read') steps.push(toolTurn(rawCall(`list-${i}`, 'workspace_list_files', {})));
+        else steps.push(toolTurn(rawCall(`note-${i}`, 'workspace_write_file', { path: 'scratch/notes.md', content: `note ${i}` })));
+    }
     steps.push(toolTurn(rawCall('w', 'workspace_write_file', { path: 'output/main.md', content: 'The glade is quiet.' })));
     steps.push(toolTurn(rawCall('c', 'workspace_commit', { reason: 'done' }), rawCall('f', 'workspace_finish', { reason: 'committed' })));
     return steps;
@@ -37,9 +41,9 @@ function countingWrites(inner: RunStorage): { storage: RunStorage; writes: () =>
     return { storage, writes: () => writes };
 }
 
-async function writesFor(rounds: number): Promise<number> {
+async function writesFor(rounds: number, kind: 'read' | 'write' = 'read'): Promise<number> {
     const { storage, writes } = countingWrites(newStorage());
-    const h = runHarness({ storage, script: script(rounds) });
+    const h = runHarness({ storage, script: script(rounds, kind) });
     const outcome = await h.run(sampleRunInput({ runId: `run-${rounds}`, profile: { ...sampleRunInput().profile, tools: { ...sampleRunInput().profile.tools, maxRounds: 100, maxCallsPerRun: 100 } } }));
     assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
     return writes();
@@ -53,9 +57,49 @@ async function wholeConversations(rounds: number, runId: string): Promise<WireMe
 }
 
 describe('round cost', () => {
-    it('a tool round writes two transactions: the response with the call start, the result with the next request', async () => {
+    it('a round of a read-only call writes one transaction: the response, the call start and result, and the next request', async () => {
         const [zero, ten] = [await writesFor(0), await writesFor(10)];
-        assert.equal((ten - zero) / 10, 2);
+        assert.equal((ten - zero) / 10, 1);
+    });
+
+    it('a round of a call that changes something writes three: the response with the call start (durable before the change), the change with its checkpoint, the result with the next request', async () => {
+        const [zero, ten] = [await writesFor(0, 'write'), await writesFor(10, 'write')];
+        assert.equal((ten - zero) / 10, 3);
+    });
+
+    it("a writing call's start is stored before the change it makes, and a read-only call's with its result", async () => {
+        const { storage } = countingWrites(newStorage());
+        const batches: string[][] = [];
+        const recording: RunStorage = { ...storage, appendEvents: (writes) => (batches.push(writes.map((w) => w.event.type)), storage.appendEvents(writes)) };
+        const steps = [toolTurn(rawCall('l', 'workspace_list_files', {})), ...script(1, 'write')];
+        const h = runHarness({ storage: recording, script: steps });
+        const outcome = await h.run(sampleRunInput({ runId: 'run-batches' }));
+        assert.equal(outcome.state, 'completed');
+        const readRound = batches.find((b) => b.includes('tool-call-start'))!;
+        assert.deepEqual(readRound, ['model-response', 'tool-call-start', 'tool-call-complete', 'model-request']);
+        const writeStart = batches.findIndex((b) => b.includes('tool-call-start') && b !== readRound);
+        assert.equal(batches[writeStart]!.at(-1), 'tool-call-start');
+        assert.deepEqual(batches[writeStart + 1], ['file-write', 'checkpoint']);
+    });
+
+    it("journal-first still holds: a commit's start and everything before it are stored before the host is asked to commit", async () => {
+        const storage = newStorage();
+        let storedAtCommit: string[] = [];
+        const h = runHarness({
+            storage,
+            script: script(2),
+            commit: async () => {
+                storedAtCommit = (await storage.listEvents('run-first')).map((e) => e.type);
+                return ok({ messageId: 5 });
+            },
+        });
+        const outcome = await h.run(sampleRunInput({ runId: 'run-first' }));
+        assert.equal(outcome.state, 'completed');
+        const journal = (await h.journal('run-first')).map((e) => e.type);
+        // Everything up to the commit call's start (the reads' deferred starts and results included) had landed.
+        const commitStart = journal.lastIndexOf('tool-call-start', journal.indexOf('commit'));
+        assert.ok(commitStart > 0 && storedAtCommit.length > commitStart, `stored at commit: ${storedAtCommit.join(', ')}`);
+        assert.deepEqual(storedAtCommit, journal.slice(0, storedAtCommit.length));
     });
 
     it('every event reaches storage and the page, in order, with gapless seq', async () => {
