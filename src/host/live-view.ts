@@ -29,10 +29,12 @@ export async function watchOtherTabs(observer: RunObserver, isLocal: (runId: str
     const channel = new BroadcastChannel(liveChannelName(await currentUserHandle()));
     channel.addEventListener('message', (event: MessageEvent<LiveMessage>) => {
         const message = event.data;
-        if (!message || message.chatKey !== openChatKey()) return;
+        if (!message) return;
+        // This tab's own run comes back on the channel too (its worker publishes it): dropped before anything
+        // else, for the chat check reads SillyTavern's whole context, on every batch of a busy run.
         if (message.kind === 'events') {
             const runId = message.events[0]?.runId;
-            if (!runId || isLocal(runId)) return;
+            if (!runId || isLocal(runId) || message.chatKey !== openChatKey()) return;
             if (remote?.runId !== runId) {
                 const created = message.events.find((e) => e.type === 'run-create')?.payload as { generationType?: string } | undefined;
                 remote = { runId, state: 'running' };
@@ -42,7 +44,7 @@ export async function watchOtherTabs(observer: RunObserver, isLocal: (runId: str
             if (last) remote.state = (last.payload as { to: string }).to;
             observer.onEvents(message.events);
             onChange();
-        } else if (message.kind === 'end' && remote?.runId === message.outcome.runId) {
+        } else if (message.kind === 'end' && remote?.runId === message.outcome.runId && message.chatKey === openChatKey()) {
             remote = null;
             observer.onRunEnd(message.outcome);
         }
