@@ -108,7 +108,10 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                       for (const entry of entries) {
                           const element = entry.target as HTMLElement;
                           const i = Number(element.dataset.index);
-                          const height = element.offsetHeight;
+                          // The size the observer reports: reading offsetHeight here would force a layout when a
+                          // render ran since (the list's own observer renders before this one is called).
+                          const box = entry.borderBoxSize?.[0];
+                          const height = box ? Math.round(box.blockSize) : element.offsetHeight;
                           if (!Number.isInteger(i) || height === 0) continue;
                           if (!estimated.current) {
                               estimated.current = true;
