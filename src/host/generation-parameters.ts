@@ -28,9 +28,9 @@ export async function runGenerationParameters(openai: OpenAiModule, runId: strin
  * stores the run's inputs: SillyTavern's createGenerationParameters is tens of milliseconds of work, which
  * would otherwise run inside the worker's first request (and share its frame with the run's first events).
  */
-export function prepareRunGenerationParameters(runId: string): void {
+export function prepareRunGenerationParameters(runId: string, load: () => Promise<OpenAiModule> = importOpenAiModule): void {
     setTimeout(() => {
-        void importOpenAiModule()
+        void load()
             .then((openai) => baseParameters(openai, runId)?.catch(() => undefined))
             .catch(() => undefined);
     }, 0);
