@@ -146,7 +146,16 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     }, [listKey]);
 
     const following = useRef(follow);
-    following.current = follow;
+    if (follow) following.current = true;
+    // When following stops (the run ended), the rows its last events added are still brought into view: the
+    // scroll to them comes at the next layout (keepEnd), so following ends only a frame after that.
+    useEffect(() => {
+        if (follow) return;
+        const id = requestAnimationFrame(() => {
+            following.current = false;
+        });
+        return () => cancelAnimationFrame(id);
+    }, [follow]);
     /** Scrolls to the list's end when following and the user was there; called after layout (no forced one). */
     const keepEnd = useCallback(() => {
         const element = scroller.current;
