@@ -14,7 +14,7 @@ const MAX_SCROLL_FRAMES = 400;
 const EXTENSION_PATH = `/scripts/extensions/third-party/${LINKED_FOLDER}/`;
 
 /** Imports a run export through the timeline's own "Import a run" input; returns the new run's id. */
-async function importRun(page: Page, name: string, text: string): Promise<string> {
+export async function importRun(page: Page, name: string, text: string): Promise<string> {
     const before = await page.evaluate(() => Array.from(document.querySelectorAll('[data-history-run]')).map((e) => e.getAttribute('data-history-run')));
     await page.setInputFiles('#tavern_agent_run_import', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
     const handle = await page.waitForFunction(
@@ -26,7 +26,7 @@ async function importRun(page: Page, name: string, text: string): Promise<string
 }
 
 /** Click on the run in the history → its first rows painted (the first task after that frame). */
-async function timeOpen(page: Page, runId: string): Promise<number> {
+export async function timeOpen(page: Page, runId: string): Promise<number> {
     return page.evaluate(
         (id) =>
             new Promise<number>((resolve, reject) => {
@@ -55,7 +55,7 @@ async function timeOpen(page: Page, runId: string): Promise<number> {
 }
 
 /** Scrolls the timeline from top to bottom, SCROLL_STEP_PX per frame; returns the frame intervals. */
-async function scrollThrough(page: Page): Promise<{ intervals: number[]; frames: number; scrolledPx: number; rowsDrawn: number }> {
+export async function scrollThrough(page: Page): Promise<{ intervals: number[]; frames: number; scrolledPx: number; rowsDrawn: number }> {
     return page.evaluate(
         ({ step, limit }) =>
             new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import type { WireMessage } from '../contract/model';
-import type { OpenAiModule } from './st-internals';
+import { importOpenAiModule, type OpenAiModule } from './st-internals';
 
 /**
  * Models for which SillyTavern rewrites the messages while it builds the parameters (o1 turns system
@@ -18,9 +18,29 @@ const built = new Map<string, Promise<Record<string, unknown>>>();
  * the user changes mid-run apply from the next run, as a preset switch mid-generation would.
  */
 export async function runGenerationParameters(openai: OpenAiModule, runId: string, messages: WireMessage[]): Promise<Record<string, unknown>> {
+    const base = baseParameters(openai, runId);
+    if (!base) return (await openai.createGenerationParameters(openai.oai_settings, openai.getChatCompletionModel(openai.oai_settings), 'quiet', messages)).generate_data;
+    return { ...(await base), messages };
+}
+
+/**
+ * Builds the run's parameters ahead of its first model request, in a task of its own while the worker
+ * stores the run's inputs: SillyTavern's createGenerationParameters is tens of milliseconds of work, which
+ * would otherwise run inside the worker's first request (and share its frame with the run's first events).
+ */
+export function prepareRunGenerationParameters(runId: string, load: () => Promise<OpenAiModule> = importOpenAiModule): void {
+    setTimeout(() => {
+        void load()
+            .then((openai) => baseParameters(openai, runId)?.catch(() => undefined))
+            .catch(() => undefined);
+    }, 0);
+}
+
+/** The run's cached parameters without messages; null for models built whole per request. */
+function baseParameters(openai: OpenAiModule, runId: string): Promise<Record<string, unknown>> | null {
     const settings = openai.oai_settings;
     const model = openai.getChatCompletionModel(settings);
-    if (REWRITES_MESSAGES.test(model)) return (await openai.createGenerationParameters(settings, model, 'quiet', messages)).generate_data;
+    if (REWRITES_MESSAGES.test(model)) return null;
     const key = `${runId}\0${settings.chat_completion_source}\0${model}`;
     let base = built.get(key);
     if (!base) {
@@ -29,5 +49,5 @@ export async function runGenerationParameters(openai: OpenAiModule, runId: strin
         base.catch(() => built.delete(key));
         while (built.size > KEPT) built.delete(built.keys().next().value!);
     }
-    return { ...(await base), messages };
+    return base;
 }

@@ -20,6 +20,7 @@ import { createResumedCommit, findCommitted } from './find-committed';
 import { sameChat } from './snapshot';
 import type { GenerateInterceptor } from './interceptor';
 import { publishRunEvents } from './run-events';
+import { prepareRunGenerationParameters } from './generation-parameters';
 import { callExtTool, dropExtToolApprovals, registeredExtTools } from './ext-tools';
 
 export interface ActiveRun {
@@ -129,6 +130,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const profile = resolved.value;
         const route = routeModel(profile);
         const captured = await captureRunInput(runId, type, route.source, controller.signal, profile);
+        if (route.source === null) prepareRunGenerationParameters(runId); // SillyTavern's own connection: its request body, built ahead
         const extTools = await registeredExtTools();
         const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
         const bridge = runBridge(runId, target, route, controller.signal, observer, (request) => commitToChat(target, request));

@@ -95,6 +95,7 @@ export function Panel({ actions }: { actions: PanelActions }) {
         >
             <ResizeHandle
                 panel={() => element.current}
+                width={width}
                 onDrag={(next) => (dragged.value = next)}
                 onCommit={(next) => {
                     panelSettingsState.value = { ...panelSettingsState.value, panelWidth: next };

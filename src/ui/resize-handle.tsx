@@ -7,7 +7,18 @@ const STEP = 20;
  * The panel's left edge, dragged (mouse, touch, pen) or moved with the arrow keys to set its width. The
  * width follows the pointer while dragging (`onDrag`) and is saved once, when the drag ends (`onCommit`).
  */
-export function ResizeHandle({ panel, onDrag, onCommit }: { panel: () => HTMLElement | null; onDrag(width: number): void; onCommit(width: number): void }) {
+export function ResizeHandle({
+    panel,
+    width,
+    onDrag,
+    onCommit,
+}: {
+    panel: () => HTMLElement | null;
+    /** The width set (saved or being dragged), when there is one: read instead of measuring the panel on each render. */
+    width?: number | null;
+    onDrag(width: number): void;
+    onCommit(width: number): void;
+}) {
     const widthAt = (clientX: number) => clampPanelWidth(Math.min(window.innerWidth - 40, window.innerWidth - clientX));
     const current = () => panel()?.getBoundingClientRect().width ?? 0;
     return (
@@ -17,7 +28,7 @@ export function ResizeHandle({ panel, onDrag, onCommit }: { panel: () => HTMLEle
             aria-orientation="vertical"
             aria-label={t`Panel width: drag, or use the arrow keys`}
             title={t`Panel width: drag, or use the arrow keys`}
-            aria-valuenow={Math.round(current())}
+            aria-valuenow={Math.round(width ?? current())}
             tabIndex={0}
             onPointerDown={(event) => {
                 if (event.button !== 0) return;

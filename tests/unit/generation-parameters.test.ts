@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WireMessage } from '../../src/contract/model';
-import { runGenerationParameters } from '../../src/host/generation-parameters';
+import { prepareRunGenerationParameters, runGenerationParameters } from '../../src/host/generation-parameters';
 import type { OpenAiModule } from '../../src/host/st-internals';
 
 /** SillyTavern's openai.js as far as the builder uses it, counting how often it builds parameters. */
@@ -44,5 +44,26 @@ describe('generation parameters', () => {
         const second = await runGenerationParameters(openai, 'gp-run-o1', [say('two')]);
         assert.equal(built.length, 2);
         assert.deepEqual(second.messages, [say('two')]);
+    });
+
+    it('prepared ahead of a run, are not built again by its first request, and a failed preparation is tried again', async () => {
+        const { openai, built } = fakeOpenAi('gpt-4.1');
+        prepareRunGenerationParameters('gp-run-ahead', async () => openai);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        assert.equal(built.length, 1);
+        const first = await runGenerationParameters(openai, 'gp-run-ahead', [say('one')]);
+        assert.equal(built.length, 1);
+        assert.deepEqual(first.messages, [say('one')]);
+
+        const failing = fakeOpenAi('gpt-4.1');
+        const create = failing.openai.createGenerationParameters;
+        failing.openai.createGenerationParameters = async () => {
+            throw new Error('not ready');
+        };
+        prepareRunGenerationParameters('gp-run-failed', async () => failing.openai);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        failing.openai.createGenerationParameters = create;
+        assert.deepEqual((await runGenerationParameters(failing.openai, 'gp-run-failed', [say('two')])).messages, [say('two')]);
+        assert.equal(failing.built.length, 1);
     });
 });

@@ -1,4 +1,6 @@
+import { useMemo } from 'preact/hooks';
 import { t } from '../../i18n/t';
+import { chatStatus } from '../state';
 import { scopeLabel } from '../skills/skill-scope';
 import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
@@ -51,7 +53,9 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
     const now = useNow(!ended);
     const elapsed = summary.startedAt === null ? null : (ended ? (summary.endedAt ?? summary.lastAt ?? now) : now) - summary.startedAt;
     const imported = source === 'imported';
-    const chatOpen = !imported && isRunChatOpen(summary);
+    // Asked of SillyTavern once per chat, not on each render (a live run renders the header for each batch of events).
+    const openChatId = chatStatus.value.chatId;
+    const chatOpen = useMemo(() => !imported && isRunChatOpen(summary), [imported, summary.chatKey, summary.chatId, openChatId]);
     const draft = draftPath(summary);
     const canCommitDraft = chatOpen && draft !== null && ['failed', 'cancelled', 'interrupted'].includes(summary.state);
     const live = latestLiveRun();

@@ -91,6 +91,8 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     const index = useMemo(() => new HeightIndex(ESTIMATE), [listKey]);
     const estimated = useRef(false);
     const atEnd = useRef(true);
+    /** The scroller's position at the last measure: a smaller one is the user scrolling up. */
+    const lastTop = useRef(0);
     const pendingFocus = useRef<number | null>(null);
     const [view, setView] = useState({ top: 0, height: 400 });
     const [, setMeasured] = useState(0);
@@ -106,7 +108,10 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                       for (const entry of entries) {
                           const element = entry.target as HTMLElement;
                           const i = Number(element.dataset.index);
-                          const height = element.offsetHeight;
+                          // The size the observer reports: reading offsetHeight here would force a layout when a
+                          // render ran since (the list's own observer renders before this one is called).
+                          const box = entry.borderBoxSize?.[0];
+                          const height = box ? Math.round(box.blockSize) : element.offsetHeight;
                           if (!Number.isInteger(i) || height === 0) continue;
                           if (!estimated.current) {
                               estimated.current = true;
@@ -126,7 +131,11 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         const ol = list.current;
         if (!element || !ol) return;
         const listTop = listTopIn(ol, element);
-        atEnd.current = element.scrollTop + element.clientHeight >= listTop + ol.offsetHeight - 8;
+        // At the end, or left it by scrolling up. Not "left" when the list grew below the view: rows added
+        // since the last follow-scroll (it runs after the next layout, see keepEnd) must not stop following.
+        if (element.scrollTop + element.clientHeight >= listTop + ol.offsetHeight - 8) atEnd.current = true;
+        else if (element.scrollTop < lastTop.current - 1) atEnd.current = false;
+        lastTop.current = element.scrollTop;
         const next = viewportInList(element.scrollTop, element.clientHeight, listTop);
         setView((v) => (v.top === next.top && v.height === next.height ? v : next));
     }, []);
@@ -136,6 +145,26 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         estimated.current = false;
     }, [listKey]);
 
+    const following = useRef(follow);
+    if (follow) following.current = true;
+    // When following stops (the run ended), the rows its last events added are still brought into view: the
+    // scroll to them comes at the next layout (keepEnd), so following ends only a frame after that.
+    useEffect(() => {
+        if (follow) return;
+        const id = requestAnimationFrame(() => {
+            following.current = false;
+        });
+        return () => cancelAnimationFrame(id);
+    }, [follow]);
+    /** Scrolls to the list's end when following and the user was there; called after layout (no forced one). */
+    const keepEnd = useCallback(() => {
+        const element = scroller.current;
+        const ol = list.current;
+        if (!element || !ol || !following.current || !atEnd.current) return;
+        const listEnd = listTopIn(ol, element) + ol.offsetHeight;
+        if (element.scrollTop + element.clientHeight < listEnd - 1) element.scrollTop = listEnd - element.clientHeight;
+    }, []);
+
     useEffect(() => {
         const ol = list.current;
         if (!ol) return;
@@ -144,37 +173,35 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         // The page's own scroller reports scrolls on the window.
         const target: HTMLElement | Window = element === document.scrollingElement ? window : element;
         target.addEventListener('scroll', measure, { passive: true });
-        const sizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+        const sizeObserver =
+            typeof ResizeObserver === 'undefined'
+                ? null
+                : new ResizeObserver(() => {
+                      keepEnd();
+                      measure();
+                  });
         sizeObserver?.observe(element);
-        // Its own box too: rows measured or added change where its end is.
-        sizeObserver?.observe(ol);
+        // Its own box too, spacers included: rows measured or added change where its end is.
+        sizeObserver?.observe(ol, { box: 'border-box' });
         measure();
         return () => {
             target.removeEventListener('scroll', measure);
             sizeObserver?.disconnect();
         };
-    }, [measure]);
+    }, [measure, keepEnd]);
 
-    // Following: after new rows (or new heights) the end of the list stays in view. Layout is read only
-    // when following at the end: a render while scrolling (new rows drawn, heights measured) forces none.
+    // Following: after new rows (or new heights) the end of the list stays in view. It is done where the
+    // browser reports the list's new size (a ResizeObserver, after the frame's layout, before its paint):
+    // there the positions are read from a layout already done, where a render's layout effect would force
+    // one in the middle of applying events. The focus still moves right after the render that drew the row.
     useLayoutEffect(() => {
-        const element = scroller.current;
-        const ol = list.current;
-        if (!element || !ol) return;
-        if (follow && atEnd.current) {
-            const listEnd = listTopIn(ol, element) + ol.offsetHeight;
-            if (element.scrollTop + element.clientHeight < listEnd - 1) {
-                element.scrollTop = listEnd - element.clientHeight;
-                measure();
-            }
-        }
         const focus = pendingFocus.current;
-        if (focus !== null) {
-            const target = ol.querySelector<HTMLElement>(`[data-index="${focus}"] [data-row-focus]`);
-            if (target) {
-                pendingFocus.current = null;
-                target.focus({ preventScroll: true });
-            }
+        const ol = list.current;
+        if (focus === null || !ol) return;
+        const target = ol.querySelector<HTMLElement>(`[data-index="${focus}"] [data-row-focus]`);
+        if (target) {
+            pendingFocus.current = null;
+            target.focus({ preventScroll: true });
         }
     });
 
