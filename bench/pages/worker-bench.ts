@@ -343,15 +343,7 @@ async function inWorkerRun(input: RunInput, replies: unknown[], storageKind: 'id
             };
         },
     });
-    const host: HostBridge = {
-        async requestModel(request) {
-            return { ok: true, raw: replies[request.round - 1], durationMs: 0 };
-        },
-        async commit() {
-            return { ok: true, value: { messageId: 2 } };
-        },
-        onEvents() {},
-    };
+    const host = instantHost(replies);
     const started = performance.now();
     const outcome = await runAgent(input, { storage, host, tools: ALL_TOOLS, sink: () => undefined, signal: new AbortController().signal });
     const elapsed = performance.now() - started;
@@ -465,15 +457,9 @@ async function resumeTiming(cutAfter: number | null) {
     }
 }
 
-const engine = createEngine();
-
-/**
- * The page's timedRun with the host inside the worker: the same engine (opened by the page, so the same
- * database, live channel, lease and retention), only no comlink. Beside timedRun it shows what crossing to
- * the page costs; beside inWorkerRun what the engine's wrapper adds.
- */
-async function engineLocalRun(input: RunInput, replies: unknown[]): Promise<{ ms: number; state: string }> {
-    const host: HostBridge = {
+/** A host inside the worker answering from replies built before the run: model and SillyTavern cost nothing. */
+function instantHost(replies: unknown[]): HostBridge {
+    return {
         async requestModel(request) {
             return { ok: true, raw: replies[request.round - 1], durationMs: 0 };
         },
@@ -482,6 +468,17 @@ async function engineLocalRun(input: RunInput, replies: unknown[]): Promise<{ ms
         },
         onEvents() {},
     };
+}
+
+const engine = createEngine();
+
+/**
+ * The page's timedRun with the host inside the worker: the same engine (opened by the page, so the same
+ * database, live channel, lease and retention), only no comlink. Beside timedRun it shows what crossing to
+ * the page costs; beside inWorkerRun what the engine's wrapper adds.
+ */
+async function engineLocalRun(input: RunInput, replies: unknown[]): Promise<{ ms: number; state: string }> {
+    const host = instantHost(replies);
     const prepared = await engine.prepareRun(input.runId, input.profile.id, { [input.profile.id]: input.profile });
     if (!prepared.ok) throw new Error(prepared.error.message);
     const started = performance.now();

@@ -25,7 +25,7 @@ export interface EmbeddedSkillOffer {
 
 /**
  * The owners the manager can target besides global and profiles: the open character and the selected
- * chat-completion preset (null when there is none). The panel gets it from src/index.ts beside the service.
+ * chat-completion preset (null when there is none). The panel gets it from src/runtime.ts beside the service.
  */
 export interface SkillOwners {
     /** The open character's avatar file (the `{character}` scope key) and its display name. */
@@ -35,7 +35,7 @@ export interface SkillOwners {
 
 /**
  * The page-side skill service (host/ implements it; the public API, slash commands and the panel use
- * it, the panel through injection from src/index.ts). Shapes of list/preview/import/export/delete are
+ * it, the panel through injection from src/runtime.ts). Shapes of list/preview/import/export/delete are
  * the `TavernAgent.skills` contract of issue 11; the rest serves the manager.
  */
 export interface SkillsService {

@@ -11,7 +11,7 @@ export type EngineStatus =
 let status: EngineStatus = { phase: 'idle' };
 const listeners = new Set<(status: EngineStatus) => void>();
 
-/** Told the engine's status now and at every change (src/index.ts passes it on to the panel). */
+/** Told the engine's status now and at every change (src/runtime.ts passes it on to the panel). */
 export function onEngineStatus(listener: (status: EngineStatus) => void): () => void {
     listeners.add(listener);
     listener(status);

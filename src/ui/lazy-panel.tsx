@@ -14,9 +14,9 @@ function loadPanel(ready: () => Promise<void>): Promise<PanelComponent> {
 }
 
 /**
- * Keeps SillyTavern's page load free of the panel's code: the startup bundle holds what must run at once
- * (the interceptor, commands, the live feed, the Send badge and the settings block); the views come on
- * first open, with the host's services (`ready`), and the panel shows as soon as both are there.
+ * Keeps SillyTavern's page load free of the panel's code: the startup shell holds what must run at once
+ * (the interceptor, commands, the icon and the Send badge); the views come on first open, with the host's
+ * services (`ready`), and the panel shows as soon as both are there.
  */
 export function LazyPanel({ actions, ready }: { actions: PanelActions; ready: () => Promise<void> }) {
     const [Panel, setPanel] = useState<PanelComponent | null>(null);

@@ -71,7 +71,7 @@ function AgentModeSwitch({ actions }: { actions: PanelActions }) {
     );
 }
 
-/** The Skills section, when src/index.ts wired a skill service. */
+/** The Skills section, when src/runtime.ts wired a skill service. */
 function SkillsPart() {
     const { skills, skillOwners } = services();
     return skills ? <SkillsSection service={skills} {...(skillOwners ? { owners: skillOwners } : {})} /> : null;

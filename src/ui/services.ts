@@ -12,7 +12,7 @@ import type { RetentionPolicy } from '../contract/storage';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
- * popups and toasts. The panel never imports src/host/; src/index.ts builds this object from host functions
+ * popups and toasts. The panel never imports src/host/; src/runtime.ts builds this object from host functions
  * and hands it over once, at mount (`provideServices`). A new feature adds a field here and one line there.
  */
 
@@ -116,6 +116,6 @@ export function provideServices(value: PanelServices): void {
 
 /** The services given at mount; using the panel's logic before mountPanel is a bug, so it throws. */
 export function services(): PanelServices {
-    if (!provided) throw new Error('Tavern Agent: the panel was used before src/index.ts provided its services.');
+    if (!provided) throw new Error('Tavern Agent: the panel was used before src/runtime.ts provided its services.');
     return provided;
 }

@@ -5,7 +5,7 @@ import type { HealthReport } from '../contract/wire';
 
 /**
  * The panel's state: small signals read by the components. What the host knows (the open chat's Agent Mode
- * state, the run going on, the engine's status) is set here by src/index.ts from the host's reports.
+ * state, the run going on, the engine's status) is set here by src/index.ts and src/runtime.ts from the host's reports.
  */
 export const panelOpen = signal(false);
 

@@ -9,7 +9,7 @@ import { createSkillsService } from './skills-service';
 
 /**
  * The one skill service of this page: index in the user's extension settings, bundles in the user's files
- * on the SillyTavern server, cached by the worker. index.ts hands it to the public API and the panel.
+ * on the SillyTavern server, cached by the worker. src/runtime.ts hands it to the public API and the panel.
  */
 export const hostSkills = createSkillsService({
     engine: async (): Promise<SkillEngine> => getEngine(),

@@ -3,7 +3,7 @@ import type { ExtToolApproval } from '../../contract/ext-tools';
 import { t } from '../../i18n/t';
 import { services } from '../services';
 
-/** Calls of other extensions' tools waiting for the user (set by src/index.ts from the host's list). */
+/** Calls of other extensions' tools waiting for the user (set by src/runtime.ts from the host's list). */
 export const extToolApprovals = signal<readonly ExtToolApproval[]>([]);
 
 /**
