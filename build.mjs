@@ -17,7 +17,8 @@ const shared = {
     bundle: true,
     format: 'esm',
     target: 'es2022',
-    minify: true,
+    // MINIFY=0 keeps names readable in CPU profiles (bench/lib/profile-run.ts); dist/ is always minified.
+    minify: process.env.MINIFY !== '0',
     legalComments: 'eof',
     charset: 'utf8',
     logLevel: 'warning',

@@ -12,7 +12,7 @@ import { openAgentPage, sendAndWait } from './lib/agent-page';
 import { collectFrameProbe, installFrameProbe, type FrameProbeResult } from './lib/probes';
 import { ratioOf, type Benchmark, type Figure } from './lib/report';
 import { median } from './lib/stats';
-import { isLinked, type BenchTavern } from './lib/tavern';
+import { isLinked, newChat, type BenchTavern } from './lib/tavern';
 
 const ROUNDS = 50;
 const LOAD_PAIRS = 6;
@@ -51,6 +51,40 @@ async function longTasksDuringRun(tavern: BenchTavern) {
         };
     } finally {
         await close();
+    }
+}
+
+/**
+ * The floor for figure 6: SillyTavern's own Send on the same kind of fresh page and new chat, Agent Mode off
+ * (one plain reply from the instant mock): its long frames, any code. The agent run builds the same prompt
+ * with SillyTavern's own builder (the dry run that captures it) and renders the same reply into the chat.
+ */
+async function longFramesDuringPlainSend(tavern: BenchTavern) {
+    const { page, context } = await tavern.openChat();
+    try {
+        await newChat(page);
+        tavern.mock.reset();
+        tavern.mock.enqueue({ text: 'The forest is quiet tonight.' });
+        const since = await page.evaluate(installFrameProbe);
+        const before = await page.evaluate(() => SillyTavern!.getContext().chat.length);
+        await page.evaluate(() => {
+            const textarea = document.getElementById('send_textarea') as HTMLTextAreaElement;
+            textarea.value = 'Tell me about the forest.';
+            textarea.dispatchEvent(new Event('input', { bubbles: true }));
+            (document.getElementById('send_but') as HTMLElement).click();
+        });
+        await page.waitForFunction((n) => SillyTavern!.getContext().chat.length > n + 1 && document.body.dataset.generating === undefined, before, { timeout: 60_000, polling: 50 });
+        await page.waitForTimeout(300);
+        const probe: FrameProbeResult = await page.evaluate(collectFrameProbe, since);
+        const reply = await page.evaluate(() => SillyTavern!.getContext().chat.at(-1)?.mes ?? '');
+        if (reply !== 'The forest is quiet tonight.') throw new Error(`the plain Send ended with ${JSON.stringify(reply.slice(0, 80))}`);
+        return {
+            longFrames: probe.longFrames.length,
+            longest: probe.longFrames.reduce((most, f) => Math.max(most, f.duration), 0),
+            frames: probe.longFrames,
+        };
+    } finally {
+        await context.close().catch(() => undefined);
     }
 }
 
@@ -200,6 +234,8 @@ export const mainThread: Benchmark = {
         const run = await longTasksDuringRun(tavern);
         if (run.state !== 'completed') throw new Error(`the ${ROUNDS}-round run ended ${run.state}`);
         log(`  ${ROUNDS}-round run: ${run.runMs} ms, ${run.longFrames} long frames, ${run.byExtension} with extension code`);
+        const plain = await longFramesDuringPlainSend(tavern);
+        log(`  plain Send (Agent Mode off): ${plain.longFrames} long frames, longest ${plain.longest.toFixed(0)} ms`);
         const loads = await pageLoads(tavern, browser, log);
         const profiled = await profiledLoads(tavern, browser);
         const extensionMs = median(profiled.map((p) => p.extensionMs));
@@ -222,6 +258,13 @@ export const mainThread: Benchmark = {
                 met: run.byExtension === 0,
             },
             { id: 'main-thread.long-frames-all', label: '… all long frames in that run (any code)', value: run.longFrames, unit: '' },
+            {
+                id: 'main-thread.long-frames-plain-send',
+                label: "Floor: long frames in SillyTavern's own Send, Agent Mode off (any code; same fresh page and new chat)",
+                value: plain.longFrames,
+                unit: '',
+            },
+            { id: 'main-thread.long-frames-plain-send.longest', label: '… its longest frame', value: plain.longest, unit: 'ms' },
             {
                 id: 'main-thread.app-ready',
                 label: 'Page load to APP_READY handled, with the extension',
@@ -261,6 +304,7 @@ export const mainThread: Benchmark = {
         const notes = [
             `Long tasks: Long Animation Frames (> 50 ms) observed on SillyTavern's page from Send to the end of a ${ROUNDS}-round Agent Mode run (one workspace_list_files call per round, instant mock, timeline open); "with extension code" = a frame whose scripts include one from ${EXTENSION_PATH}. The run took ${run.runMs} ms; long tasks (Long Tasks API): ${run.longTasks}.` +
                 (run.extensionScripts.length ? ` Extension code in them: ${run.extensionScripts.join('; ')} (FrameRequestCallback = the timeline's per-frame flush and render; import.then = building a model request with SillyTavern's createGenerationParameters; MessagePort.onmessage = a call from the worker).` : ''),
+            `Floor: SillyTavern's own Send of one message on a fresh page and a new chat, Agent Mode off, the instant mock answering with one plain reply: ${plain.longFrames} long frames (${plain.frames.map((f) => `${f.duration.toFixed(0)} ms: ${f.scripts.map((s) => `${s.invoker} ${s.duration.toFixed(0)} ms`).join(', ') || 'no script'}`).join('; ')}). SillyTavern builds its prompt and renders its reply in the same way when the agent runs (the dry run that captures the prompt, the commit).`,
             `Page load: navigation start → the task after SillyTavern emitted APP_READY (its listeners, the extension's start() among them, have run), same SillyTavern and browser context, the extension's folder linked and unlinked in turn, ${LOAD_PAIRS} pairs after one warm-up pair, ABBA order; medians, and the ratio is the median of the ${pairRatios.length} pairs' ratios (${pairRatios.map((r) => r.toFixed(2)).join(', ')}): ${(slower * 100).toFixed(1)} %.`,
             `CPU profile: V8 sampling profiler (0.2 ms) over ${PROFILED_LOADS} more loads with the extension (a new browser context), navigation start → APP_READY handled; the extension's time = samples in functions from its files (the module's evaluation, its APP_READY start, the panel button), beside all non-idle samples; medians. Less noisy than the wall-time ratio on a shared machine.`,
             `Bundle: ${bundle.bytes} bytes raw; the worker (dist/worker.js, ${bundle.workerBytes} bytes) is fetched only when a run starts or the panel opens (${loads.workerRequestsAtLoad} requests seen during ${LOAD_PAIRS + 1} page loads with the extension).` +
@@ -268,7 +312,7 @@ export const mainThread: Benchmark = {
         ];
         return {
             figures,
-            details: { run: { ...run, frames: run.frames.slice(0, 50) }, loads, pairRatios, profiled, bundle },
+            details: { run: { ...run, frames: run.frames.slice(0, 50) }, plainSend: plain, loads, pairRatios, profiled, bundle },
             notes,
         };
     },

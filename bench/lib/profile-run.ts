@@ -1,7 +1,8 @@
-// A profiling aid, not a figure: `node --import tsx bench/lib/profile-run.ts [burst|stream]` runs one
-// Agent Mode turn (100 calls in one turn, or 50 one-call rounds) with the CDP sampling profiler on and
+// A profiling aid, not a figure: `node --import tsx bench/lib/profile-run.ts [burst|stream|cold|scroll]` runs one
+// Agent Mode turn (100 calls in one turn, or 50 one-call rounds; cold: the 50 rounds as the page's first run,
+// as figure 6 measures it) with the CDP sampling profiler on and
 // prints where the page's main thread spent its time (self and inclusive, by function), and the long
-// animation frames with their scripts. Build dist/ unminified (`MINIFY=0`-style local build) to read names.
+// animation frames with their scripts. Build dist/ unminified (`MINIFY=0 npm run build`, never committed) to read names.
 import type { CDPSession } from 'playwright-core';
 import { call, calls } from '../../tests/harness/agent';
 import { openAgentPage, sendAndWait } from './agent-page';
@@ -60,7 +61,7 @@ function perFrame(profile: Profile, frames: Array<{ startTime: number; duration:
             }
         }
         console.log(`── frame at ${f.startTime.toFixed(0)} (${f.duration.toFixed(0)} ms) ──`);
-        console.log([...total].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`).join('\n'));
+        console.log([...total].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30)).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`).join('\n'));
     }
 }
 
@@ -109,9 +110,11 @@ async function main(): Promise<void> {
         } else {
             const commitTurn = calls(call('workspace_write_file', { path: 'output/main.md', content: 'The forest is quiet tonight.' }), call('workspace_commit', {}), call('workspace_finish', {}));
             tavern.mock.reset();
-            tavern.mock.enqueue(calls(call('workspace_list_files', {})), commitTurn);
-            await sendAndWait(page, 'warm up');
-            tavern.mock.reset();
+            if (mode !== 'cold') {
+                tavern.mock.enqueue(calls(call('workspace_list_files', {})), commitTurn);
+                await sendAndWait(page, 'warm up');
+                tavern.mock.reset();
+            }
             if (mode === 'burst') tavern.mock.enqueue(calls(...Array.from({ length: 100 }, () => call('workspace_list_files', {}))), commitTurn);
             else tavern.mock.enqueue(...Array.from({ length: 50 }, () => calls(call('workspace_list_files', {}))), commitTurn);
             action = () => sendAndWait(page, 'Tell me about the forest.');
