@@ -1,7 +1,7 @@
 import { Component, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
-import { HeightIndex, scrollToReveal, viewportInList, visibleRange } from './height-index';
+import { HeightIndex, rangeChanged, scrollToReveal, viewportInList, visibleRange, type VisibleRange } from './height-index';
 
 const OVERSCAN = 8;
 const ESTIMATE = 34;
@@ -96,6 +96,9 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     const pendingFocus = useRef<number | null>(null);
     const [view, setView] = useState({ top: 0, height: 400 });
     const [, setMeasured] = useState(0);
+    /** The view and the range of the last render, for the height observer (which runs between renders). */
+    const viewNow = useRef(view);
+    const drawn = useRef<VisibleRange | null>(null);
 
     while (index.length < items.length) index.append();
 
@@ -119,7 +122,10 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                           }
                           changed = index.set(i, height) || changed;
                       }
-                      if (changed) setMeasured((n) => n + 1);
+                      // Rows drawn for the first time come in at their real height. That changes neither spacer (the
+                      // rows before and after the drawn ones keep their heights), so the list is drawn again only
+                      // when the new heights change which rows the view needs: most scroll frames then render once.
+                      if (changed && rangeChanged(drawn.current, visibleRange(index, viewNow.current.top, viewNow.current.height, OVERSCAN))) setMeasured((n) => n + 1);
                   }),
         [index],
     );
@@ -241,6 +247,8 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     };
 
     const range = visibleRange(index, view.top, view.height, OVERSCAN);
+    viewNow.current = view;
+    drawn.current = range;
     const shown = items.slice(range.start, range.end);
     const hiddenBelow = !atEnd.current && items.length > 0;
 
