@@ -6,9 +6,9 @@
 type Translate = (strings: TemplateStringsArray, ...values: unknown[]) => string;
 
 /**
- * SillyTavern's `t`, taken from its context once per SillyTavern object: `getContext()` builds an object of
- * some two hundred fields on every call, and the timeline calls `t` several times for each row it draws
- * (a CPU profile of scrolling a 5,000-event run spent more in `getContext` than in drawing the rows' text).
+ * SillyTavern's translate function, taken from its context once per SillyTavern object: getContext() builds
+ * an object of some two hundred fields on every call, and the timeline translates several strings for each
+ * row it draws (a CPU profile of scrolling a 5,000-event run spent more in getContext than in the rows' text).
  * The function itself is the i18n module's export, the same for the page's life.
  */
 let translateFor: unknown = null;
