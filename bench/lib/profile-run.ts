@@ -3,7 +3,7 @@
 // prints where the page's main thread spent its time (self and inclusive, by function), and the long
 // animation frames with their scripts. Build dist/ unminified (`MINIFY=0`-style local build) to read names.
 // `scroll` profiles scrolling the 5,000-event timeline; `scroll-trace` records a Chromium trace of it
-// instead and prints, for the whole scroll and for each frame over 33 ms, where every thread of the
+// (`floor-trace`: of the panel scrolled over an empty box in its place, the floor) instead and prints, for the whole scroll and for each frame over 33 ms, where every thread of the
 // renderer (main, compositor, raster) and the GPU process spent the time: style, layout, paint, scripts.
 import type { CDPSession } from 'playwright-core';
 import { call, calls } from '../../tests/harness/agent';
@@ -11,7 +11,7 @@ import { openAgentPage, sendAndWait } from './agent-page';
 import { collectFrameProbe, installFrameProbe } from './probes';
 import { Shared } from './shared';
 import { syntheticRunExport } from './synthetic-run';
-import { importRun, scrollThrough, timeOpen } from '../timeline-scroll';
+import { importRun, scrollFloor, scrollThrough, timeOpen } from '../timeline-scroll';
 
 interface ProfileNode {
     id: number;
@@ -322,7 +322,7 @@ async function main(): Promise<void> {
         const tavern = await shared.tavern();
         const { page, close } = await openAgentPage(tavern);
         let action: () => Promise<unknown>;
-        if (mode === 'scroll' || mode === 'scroll-trace') {
+        if (mode === 'scroll' || mode === 'scroll-trace' || mode === 'floor-trace') {
             await page.evaluate(() => {
                 const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;
                 if (details) details.open = true;
@@ -342,13 +342,14 @@ async function main(): Promise<void> {
             action = () => sendAndWait(page, 'Tell me about the forest.');
         }
         const cdp: CDPSession = await page.context().newCDPSession(page);
-        if (mode === 'scroll-trace') {
+        if (mode === 'scroll-trace' || mode === 'floor-trace') {
             const clock = () => page.evaluate(() => performance.mark('bench-clock').startTime);
             const profileClock = async () =>
                 (await page.evaluate(
                     'new Function("return function benchClockMark() { const s = performance.now(); while (performance.now() - s < 5) {} return s; }")()()',
                 )) as number;
-            await traceScroll(cdp, () => scrollThrough(page), clock, profileClock);
+            // floor-trace: the same trace of the panel scrolled over an empty box of the list's height (no rows).
+            await traceScroll(cdp, () => (mode === 'floor-trace' ? scrollFloor(page, 'empty') : scrollThrough(page)), clock, profileClock);
             await close();
             return;
         }
