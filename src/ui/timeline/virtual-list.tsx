@@ -89,7 +89,8 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     const list = useRef<HTMLOListElement>(null);
     const scroller = useRef<HTMLElement | null>(null);
     const index = useMemo(() => new HeightIndex(ESTIMATE), [listKey]);
-    const estimated = useRef(false);
+    /** The index whose estimate was taken from measured rows (once per list). */
+    const estimatedFor = useRef<HeightIndex | null>(null);
     const atEnd = useRef(true);
     /** The scroller's position at the last measure: a smaller one is the user scrolling up. */
     const lastTop = useRef(0);
@@ -108,6 +109,7 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                 ? null
                 : new ResizeObserver((entries) => {
                       let changed = false;
+                      const measured: Array<[number, number]> = [];
                       for (const entry of entries) {
                           const element = entry.target as HTMLElement;
                           const i = Number(element.dataset.index);
@@ -115,13 +117,16 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                           // render ran since (the list's own observer renders before this one is called).
                           const box = entry.borderBoxSize?.[0];
                           const height = box ? Math.round(box.blockSize) : element.offsetHeight;
-                          if (!Number.isInteger(i) || height === 0) continue;
-                          if (!estimated.current) {
-                              estimated.current = true;
-                              index.setEstimate(height);
-                          }
-                          changed = index.set(i, height) || changed;
+                          if (Number.isInteger(i) && height > 0) measured.push([i, height]);
                       }
+                      // The rows not drawn yet count at the mean height of the first rows drawn (not of one row, nor
+                      // taken again after the first paint): the list's height, and the scrollbar, then stay nearly
+                      // where they are while the rest are drawn.
+                      if (estimatedFor.current !== index && measured.length > 0) {
+                          estimatedFor.current = index;
+                          index.setEstimate(Math.round(measured.reduce((sum, [, h]) => sum + h, 0) / measured.length));
+                      }
+                      for (const [i, height] of measured) changed = index.set(i, height) || changed;
                       // Rows drawn for the first time come in at their real height. That changes neither spacer (the
                       // rows before and after the drawn ones keep their heights), so the list is drawn again only
                       // when the new heights change which rows the view needs: most scroll frames then render once.
@@ -148,7 +153,6 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
 
     useEffect(() => {
         atEnd.current = true;
-        estimated.current = false;
     }, [listKey]);
 
     const following = useRef(follow);
