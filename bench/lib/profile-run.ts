@@ -3,13 +3,16 @@
 // as figure 6 measures it) with the CDP sampling profiler on and
 // prints where the page's main thread spent its time (self and inclusive, by function), and the long
 // animation frames with their scripts. Build dist/ unminified (`MINIFY=0 npm run build`, never committed) to read names.
+// `scroll` profiles scrolling the 5,000-event timeline; `scroll-trace` records a Chromium trace of it
+// (`floor-trace`: of the panel scrolled over an empty box in its place, the floor) instead and prints, for the whole scroll and for each frame over 33 ms, where every thread of the
+// renderer (main, compositor, raster) and the GPU process spent the time: style, layout, paint, scripts.
 import type { CDPSession } from 'playwright-core';
 import { call, calls } from '../../tests/harness/agent';
 import { openAgentPage, sendAndWait } from './agent-page';
 import { collectFrameProbe, installFrameProbe } from './probes';
 import { Shared } from './shared';
 import { syntheticRunExport } from './synthetic-run';
-import { importRun, scrollThrough, timeOpen } from '../timeline-scroll';
+import { importRun, scrollFloor, scrollThrough, timeOpen } from '../timeline-scroll';
 
 interface ProfileNode {
     id: number;
@@ -65,6 +68,73 @@ function perFrame(profile: Profile, frames: Array<{ startTime: number; duration:
     }
 }
 
+/**
+ * The scroll's main-thread time per animation frame (the intervals between the scroll's rAF callbacks), by
+ * whose code it was: the extension (its bundle and chunks, preact included), SillyTavern's MutationObservers
+ * (keyboard.js, a11y.js, i18n.js), other scripts, and the browser's own work outside scripts ("(program)":
+ * style, layout, paint) and GC. A sample counts for the first of those found from its leaf to the root.
+ */
+function perScrollFrame(profile: Profile, frameTimes: number[], markAt: number): void {
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const parent = new Map<number, number>();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const categoryOf = new Map<number, string>();
+    const category = (id: number): string => {
+        const known = categoryOf.get(id);
+        if (known) return known;
+        const leaf = byId.get(id)!;
+        let found = leaf.callFrame.functionName.startsWith('(') ? leaf.callFrame.functionName : 'other script';
+        for (let node: ProfileNode | undefined = leaf; node; node = parent.has(node.id) ? byId.get(parent.get(node.id)!) : undefined) {
+            const url = node.callFrame.url;
+            if (/scripts\/(keyboard|a11y|i18n)\.js/.test(url)) {
+                found = 'ST observers';
+                break;
+            }
+            if (url.includes('tavern-agent')) {
+                found = 'extension';
+                break;
+            }
+        }
+        categoryOf.set(id, found);
+        return found;
+    };
+    let t = profile.startTime;
+    const times: number[] = [];
+    let offset: number | null = null;
+    for (let i = 0; i < profile.samples.length; i++) {
+        t += profile.timeDeltas[i] ?? 0;
+        times.push(t);
+        if (offset !== null) continue;
+        for (let node = byId.get(profile.samples[i]!); node; node = parent.has(node.id) ? byId.get(parent.get(node.id)!) : undefined) {
+            if (node.callFrame.functionName === 'benchClockMark') {
+                offset = t / 1000 - markAt;
+                break;
+            }
+        }
+    }
+    if (offset === null) return console.log('(no clock mark found)');
+    const frames = frameTimes.slice(1).map((end, k) => ({ k, start: frameTimes[k]!, end, by: new Map<string, number>() }));
+    let f = 0;
+    for (let i = 0; i < profile.samples.length; i++) {
+        const at = times[i]! / 1000 - offset;
+        while (f < frames.length && at >= frames[f]!.end) f++;
+        if (f >= frames.length) break;
+        if (at < frames[f]!.start) continue;
+        const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+        const c = category(profile.samples[i]!);
+        frames[f]!.by.set(c, (frames[f]!.by.get(c) ?? 0) + dt);
+    }
+    const busy = (m: Map<string, number>) => [...m].filter(([k]) => k !== '(idle)').reduce((a, [, v]) => a + v, 0);
+    const totals = new Map<string, number>();
+    for (const fr of frames) for (const [k, v] of fr.by) totals.set(k, (totals.get(k) ?? 0) + v);
+    const busies = frames.map((fr) => busy(fr.by)).sort((a, b) => a - b);
+    const at = (q: number) => busies[Math.min(busies.length - 1, Math.floor(q * busies.length))]!;
+    console.log(`── main thread per scroll frame (${frames.length} frames): busy mean ${(busies.reduce((a, b) => a + b, 0) / frames.length).toFixed(2)} ms, p50 ${at(0.5).toFixed(1)}, p95 ${at(0.95).toFixed(1)}, max ${busies.at(-1)!.toFixed(1)} ──`);
+    console.log(`  per frame, mean: ${[...totals].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / frames.length).toFixed(2)}`).join(' · ')}`);
+    const worst = [...frames].sort((a, b) => busy(b.by) - busy(a.by)).slice(0, 8);
+    for (const fr of worst) console.log(`  frame ${fr.k + 1} of ${(fr.end - fr.start).toFixed(1)} ms, busy ${busy(fr.by).toFixed(1)}: ${[...fr.by].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' · ')}`);
+}
+
 function summarise(profile: Profile): void {
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const parent = new Map<number, number>();
@@ -91,6 +161,161 @@ function summarise(profile: Profile): void {
     console.log('── inclusive ──\n' + top(total, 60));
 }
 
+interface TraceEvent {
+    name: string;
+    cat: string;
+    ph: string;
+    ts: number;
+    dur?: number;
+    /** Thread (CPU) time: what the thread ran, without the time it waited for a core. */
+    tdur?: number;
+    tts?: number;
+    pid: number;
+    tid: number;
+    args?: { name?: string; data?: Record<string, unknown> };
+}
+
+/** Records a trace of `action` (CDP Tracing, returned as a stream) and returns its events. */
+async function traceOf(cdp: CDPSession, action: () => Promise<void>): Promise<TraceEvent[]> {
+    const categories = process.argv.includes('--light')
+        ? ['devtools.timeline', 'blink.user_timing', 'toplevel', 'v8.execute']
+        : ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'v8.execute', 'cc', 'gpu', 'viz', 'benchmark', 'toplevel'];
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReturnAsStream' });
+    await action();
+    const complete = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e: { stream?: string }) => resolve(e.stream ?? '')));
+    await cdp.send('Tracing.end');
+    const stream = await complete;
+    let text = '';
+    for (;;) {
+        const chunk = (await cdp.send('IO.read', { handle: stream, size: 1 << 20 })) as { data: string; eof: boolean; base64Encoded?: boolean };
+        text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+        if (chunk.eof) break;
+    }
+    await cdp.send('IO.close', { handle: stream });
+    const parsed = JSON.parse(text) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+    return Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+}
+
+/**
+ * Self time by event name per thread, within [from, to) µs: complete events ('X', and B/E pairs) nested by
+ * time on their thread, each counting its duration minus its children's.
+ */
+function selfTimes(events: TraceEvent[], threadName: Map<string, string>, from: number, to: number): Map<string, Map<string, number>> {
+    type Slice = { name: string; start: number; end: number; cpu: number };
+    const byThread = new Map<string, Slice[]>();
+    const open = new Map<string, TraceEvent[]>();
+    for (const e of events) {
+        const key = `${e.pid}:${e.tid}`;
+        let slice: Slice | null = null;
+        // CPU time where the trace has it (a busy machine stretches wall time, not this), else wall time.
+        if (e.ph === 'X' && e.dur !== undefined) slice = { name: e.name, start: e.ts, end: e.ts + e.dur, cpu: e.tdur ?? e.dur };
+        else if (e.ph === 'B') (open.get(key) ?? open.set(key, []).get(key)!).push(e);
+        else if (e.ph === 'E') {
+            const b = open.get(key)?.pop();
+            if (b) slice = { name: b.name, start: b.ts, end: e.ts, cpu: b.tts !== undefined && e.tts !== undefined ? e.tts - b.tts : e.ts - b.ts };
+        }
+        // Only slices inside the window count (a frame's work is what started in it).
+        if (!slice || slice.start < from || slice.start >= to) continue;
+        (byThread.get(key) ?? byThread.set(key, []).get(key)!).push(slice);
+    }
+    const result = new Map<string, Map<string, number>>();
+    for (const [key, slices] of byThread) {
+        slices.sort((a, b) => a.start - b.start || b.end - a.end);
+        const self = new Map<string, number>();
+        const stack: Array<Slice & { child: number }> = [];
+        const close = (s: Slice & { child: number }) => self.set(s.name, (self.get(s.name) ?? 0) + Math.max(0, s.cpu - s.child));
+        for (const s of slices) {
+            while (stack.length && stack.at(-1)!.end <= s.start) close(stack.pop()!);
+            const parent = stack.at(-1);
+            if (parent) parent.child += s.cpu;
+            stack.push({ ...s, child: 0 });
+        }
+        while (stack.length) close(stack.pop()!);
+        result.set(threadName.get(key) ?? key, self);
+    }
+    return result;
+}
+
+function printSelfTimes(title: string, times: Map<string, Map<string, number>>, top: number): void {
+    console.log(`── ${title} ──`);
+    const threads = [...times].map(([thread, self]) => ({ thread, self, total: [...self.values()].reduce((a, b) => a + b, 0) })).sort((a, b) => b.total - a.total);
+    for (const { thread, self, total } of threads) {
+        if (total < 1000) continue;
+        const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top).filter(([, us]) => us >= 300);
+        console.log(`  ${thread}: ${(total / 1000).toFixed(1)} ms  ${rows.map(([n, us]) => `${n} ${(us / 1000).toFixed(1)}`).join(' · ')}`);
+    }
+}
+
+/** Scrolls the big timeline under a trace and prints where each thread spent the long frames. */
+async function traceScroll(cdp: CDPSession, scroll: () => Promise<{ intervals: number[]; times: number[] }>, clock: () => Promise<number>, profileClock: () => Promise<number>): Promise<void> {
+    let result: { intervals: number[]; times: number[] } = { intervals: [], times: [] };
+    let markAt = 0;
+    // With --js the sampling profiler runs too, to name the scripts of the frames that took the most CPU.
+    const js = process.argv.includes('--js');
+    let profileMark = 0;
+    if (js) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+        profileMark = await profileClock();
+    }
+    const events = await traceOf(cdp, async () => {
+        markAt = await clock();
+        result = await scroll();
+    });
+    const profile = js ? ((await cdp.send('Profiler.stop')) as unknown as { profile: Profile }).profile : null;
+    const threadName = new Map<string, string>();
+    const processName = new Map<number, string>();
+    for (const e of events) {
+        if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, String(e.args?.name ?? ''));
+        if (e.ph === 'M' && e.name === 'process_name') processName.set(e.pid, String(e.args?.name ?? ''));
+    }
+    for (const [key, name] of threadName) threadName.set(key, `${processName.get(Number(key.split(':')[0])) ?? '?'}/${name}`);
+    const mark = events.find((e) => e.name === 'bench-clock' && e.cat.includes('blink.user_timing'));
+    if (!mark) return console.log('(no bench-clock mark in the trace)');
+    const offset = mark.ts - markAt * 1000;
+    const first = result.times[0]!;
+    const last = result.times.at(-1)!;
+    console.log(`scroll: ${result.intervals.length} frames, worst ${Math.max(...result.intervals).toFixed(1)} ms, over 50: ${result.intervals.filter((x) => x > 50).length}`);
+    const whole = selfTimes(events, threadName, first * 1000 + offset, last * 1000 + offset);
+    printSelfTimes(`whole scroll (${(last - first).toFixed(0)} ms), self CPU time by thread`, whole, 14);
+    for (const [thread, self] of whole) {
+        const total = [...self.values()].reduce((a, b) => a + b, 0);
+        if (total >= 1000) console.log(`  per frame: ${thread} ${(total / 1000 / result.intervals.length).toFixed(2)} ms`);
+    }
+    // The main thread's CPU per frame: its top-level slices (tasks), binned by the frame they started in.
+    const main = [...threadName].find(([, name]) => name === 'Renderer/CrRendererMain')?.[0];
+    const tops: Array<{ start: number; end: number; cpu: number }> = [];
+    for (const e of events) {
+        if (e.ph !== 'X' || e.dur === undefined || `${e.pid}:${e.tid}` !== main) continue;
+        const last = tops.at(-1);
+        if (last && e.ts < last.end) continue; // nested in the task before (events come sorted by start)
+        tops.push({ start: e.ts, end: e.ts + e.dur, cpu: e.tdur ?? e.dur });
+    }
+    const cpuOf = result.intervals.map(() => 0);
+    for (const top of tops) {
+        const at = (top.start - offset) / 1000;
+        const k = result.times.findIndex((time, i) => i + 1 < result.times.length && at >= time && at < result.times[i + 1]!);
+        if (k >= 0) cpuOf[k]! += top.cpu / 1000;
+    }
+    const sorted = [...cpuOf].sort((a, b) => a - b);
+    const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+    console.log(`main-thread CPU per frame: mean ${(cpuOf.reduce((a, b) => a + b, 0) / cpuOf.length).toFixed(2)} ms, p50 ${q(0.5).toFixed(1)}, p95 ${q(0.95).toFixed(1)}, max ${sorted.at(-1)!.toFixed(1)}; frames over 50 ms of wall time: ${result.intervals.map((ms, i) => (ms > 50 ? `#${i + 1} ${ms.toFixed(0)} ms (CPU ${cpuOf[i]!.toFixed(1)})` : '')).filter(Boolean).join(', ') || 'none'}`);
+    cpuOf.forEach((cpu, i) => {
+        if (cpu < 30) return;
+        const self = selfTimes(events, threadName, result.times[i]! * 1000 + offset, result.times[i + 1]! * 1000 + offset).get('Renderer/CrRendererMain');
+        console.log(`  frame #${i + 1}: CPU ${cpu.toFixed(1)} ms: ${[...(self ?? [])].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, us]) => `${n} ${(us / 1000).toFixed(1)}`).join(' · ')}`);
+        if (profile) perFrame(profile, [{ startTime: result.times[i]!, duration: result.times[i + 1]! - result.times[i]! }], profileMark);
+    });
+    if (process.argv.includes('--brief')) return;
+    result.intervals.forEach((ms, i) => {
+        if (ms <= 33.4) return;
+        const from = result.times[i]! * 1000 + offset;
+        const to = result.times[i + 1]! * 1000 + offset;
+        printSelfTimes(`frame ${i + 1} (${ms.toFixed(1)} ms)`, selfTimes(events, threadName, from, to), 12);
+    });
+}
+
 async function main(): Promise<void> {
     const mode = process.argv[2] ?? 'burst';
     const shared = new Shared();
@@ -98,7 +323,7 @@ async function main(): Promise<void> {
         const tavern = await shared.tavern();
         const { page, close } = await openAgentPage(tavern);
         let action: () => Promise<unknown>;
-        if (mode === 'scroll') {
+        if (mode === 'scroll' || mode === 'scroll-trace' || mode === 'floor-trace') {
             await page.evaluate(() => {
                 const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;
                 if (details) details.open = true;
@@ -120,6 +345,17 @@ async function main(): Promise<void> {
             action = () => sendAndWait(page, 'Tell me about the forest.');
         }
         const cdp: CDPSession = await page.context().newCDPSession(page);
+        if (mode === 'scroll-trace' || mode === 'floor-trace') {
+            const clock = () => page.evaluate(() => performance.mark('bench-clock').startTime);
+            const profileClock = async () =>
+                (await page.evaluate(
+                    'new Function("return function benchClockMark() { const s = performance.now(); while (performance.now() - s < 5) {} return s; }")()()',
+                )) as number;
+            // floor-trace: the same trace of the panel scrolled over an empty box of the list's height (no rows).
+            await traceScroll(cdp, () => (mode === 'floor-trace' ? scrollFloor(page, 'empty') : scrollThrough(page)), clock, profileClock);
+            await close();
+            return;
+        }
         await cdp.send('Profiler.enable');
         await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
         const since = await page.evaluate(installFrameProbe);
@@ -129,11 +365,16 @@ async function main(): Promise<void> {
             'new Function("return function benchClockMark() { const s = performance.now(); while (performance.now() - s < 5) {} return s; }")()()',
         )) as number;
         const result = await action();
-        if (mode === 'scroll') {
-            const r = result as { intervals: number[] };
-            console.log(`scroll: ${r.intervals.length} frames, worst ${Math.max(...r.intervals).toFixed(1)} ms, over 50: ${r.intervals.filter((x) => x > 50).length}`);
-        }
         const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+        if (mode === 'scroll') {
+            const r = result as { intervals: number[]; times: number[] };
+            console.log(`scroll: ${r.intervals.length} frames, worst ${Math.max(...r.intervals).toFixed(1)} ms, over 50: ${r.intervals.filter((x) => x > 50).length}`);
+            perScrollFrame(profile, r.times, markAt);
+            if (process.argv.includes('--brief')) {
+                await close();
+                return;
+            }
+        }
         await page.waitForTimeout(300);
         const frames = await page.evaluate(collectFrameProbe, since);
         summarise(profile);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HeightIndex, scrollToReveal, visibleRange } from '../../src/ui/timeline/height-index';
+import { HeightIndex, rangeChanged, scrollToReveal, visibleRange } from '../../src/ui/timeline/height-index';
 
 /** The obvious O(n) answers, to check the Fenwick tree against. */
 function naive(heights: number[]) {
@@ -80,4 +80,24 @@ test('revealing a row scrolls only as far as needed', () => {
     assert.equal(scrollToReveal(index, 5, 0, 300), null, 'already in view');
     assert.equal(scrollToReveal(index, 50, 0, 300), 51 * 30 - 300, 'below: its bottom at the viewport bottom');
     assert.equal(scrollToReveal(index, 2, 900, 300), 60, 'above: its top at the viewport top');
+});
+
+test('measuring the drawn rows leaves both spacers as they were, so the list need not be drawn again for it', () => {
+    // The virtual list skips a render after its height observer when the range it would draw is unchanged:
+    // that holds because the drawn rows' own heights are in neither spacer.
+    const index = new HeightIndex(34);
+    for (let i = 0; i < 2000; i += 1) index.append();
+    for (let i = 0; i < 300; i += 1) index.set(i, 40 + (i % 3) * 20); // rows scrolled past earlier
+    const drawn = visibleRange(index, 300 * 60, 680, 8);
+    // Scrolling down, the rows drawn for the first time are the overscan below the view: measured, they move
+    // neither the view's first nor its last row.
+    for (let i = drawn.end - 8; i < drawn.end; i += 1) index.set(i, 60 + (i % 2) * 20);
+    const after = visibleRange(index, 300 * 60, 680, 8);
+    assert.equal(index.offsetOf(drawn.start), drawn.padTop);
+    assert.equal(index.total - index.offsetOf(drawn.end), drawn.padBottom);
+    assert.equal(rangeChanged(drawn, after), false, 'same rows, same spacers');
+    // Rows that turn out much shorter leave the view's end uncovered: then it is drawn again.
+    for (let i = drawn.start; i < drawn.end; i += 1) index.set(i, 10);
+    assert.equal(rangeChanged(drawn, visibleRange(index, 300 * 60, 680, 8)), true);
+    assert.equal(rangeChanged(null, after), true, 'nothing drawn yet');
 });

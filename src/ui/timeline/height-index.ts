@@ -98,7 +98,7 @@ function highestPowerOfTwo(n: number): number {
     return p;
 }
 
-interface VisibleRange {
+export interface VisibleRange {
     start: number;
     /** Exclusive. */
     end: number;
@@ -116,6 +116,11 @@ export function visibleRange(index: HeightIndex, scrollTop: number, viewport: nu
     const end = Math.min(n, last + 1 + overscan);
     const padTop = index.offsetOf(start);
     return { start, end, padTop, padBottom: Math.max(0, index.total - index.offsetOf(end)) };
+}
+
+/** Whether drawing `next` instead of `drawn` (null: nothing drawn yet) changes the list: other rows or spacers. */
+export function rangeChanged(drawn: VisibleRange | null, next: VisibleRange): boolean {
+    return !drawn || drawn.start !== next.start || drawn.end !== next.end || drawn.padTop !== next.padTop || drawn.padBottom !== next.padBottom;
 }
 
 /** The scroll position that brings row `row` fully into view, or null when it already is. */

@@ -1,7 +1,7 @@
 import { Component, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
-import { HeightIndex, scrollToReveal, viewportInList, visibleRange } from './height-index';
+import { HeightIndex, rangeChanged, scrollToReveal, viewportInList, visibleRange, type VisibleRange } from './height-index';
 
 const OVERSCAN = 8;
 const ESTIMATE = 34;
@@ -89,13 +89,17 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     const list = useRef<HTMLOListElement>(null);
     const scroller = useRef<HTMLElement | null>(null);
     const index = useMemo(() => new HeightIndex(ESTIMATE), [listKey]);
-    const estimated = useRef(false);
+    /** The index whose estimate was taken from measured rows (once per list). */
+    const estimatedFor = useRef<HeightIndex | null>(null);
     const atEnd = useRef(true);
     /** The scroller's position at the last measure: a smaller one is the user scrolling up. */
     const lastTop = useRef(0);
     const pendingFocus = useRef<number | null>(null);
     const [view, setView] = useState({ top: 0, height: 400 });
     const [, setMeasured] = useState(0);
+    /** The view and the range of the last render, for the height observer (which runs between renders). */
+    const viewNow = useRef(view);
+    const drawn = useRef<VisibleRange | null>(null);
 
     while (index.length < items.length) index.append();
 
@@ -105,6 +109,7 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                 ? null
                 : new ResizeObserver((entries) => {
                       let changed = false;
+                      const measured: Array<[number, number]> = [];
                       for (const entry of entries) {
                           const element = entry.target as HTMLElement;
                           const i = Number(element.dataset.index);
@@ -112,14 +117,20 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                           // render ran since (the list's own observer renders before this one is called).
                           const box = entry.borderBoxSize?.[0];
                           const height = box ? Math.round(box.blockSize) : element.offsetHeight;
-                          if (!Number.isInteger(i) || height === 0) continue;
-                          if (!estimated.current) {
-                              estimated.current = true;
-                              index.setEstimate(height);
-                          }
-                          changed = index.set(i, height) || changed;
+                          if (Number.isInteger(i) && height > 0) measured.push([i, height]);
                       }
-                      if (changed) setMeasured((n) => n + 1);
+                      // The rows not drawn yet count at the mean height of the first rows drawn (not of one row, nor
+                      // taken again after the first paint): the list's height, and the scrollbar, then stay nearly
+                      // where they are while the rest are drawn.
+                      if (estimatedFor.current !== index && measured.length > 0) {
+                          estimatedFor.current = index;
+                          index.setEstimate(Math.round(measured.reduce((sum, [, h]) => sum + h, 0) / measured.length));
+                      }
+                      for (const [i, height] of measured) changed = index.set(i, height) || changed;
+                      // Rows drawn for the first time come in at their real height. That changes neither spacer (the
+                      // rows before and after the drawn ones keep their heights), so the list is drawn again only
+                      // when the new heights change which rows the view needs: most scroll frames then render once.
+                      if (changed && rangeChanged(drawn.current, visibleRange(index, viewNow.current.top, viewNow.current.height, OVERSCAN))) setMeasured((n) => n + 1);
                   }),
         [index],
     );
@@ -142,7 +153,6 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
 
     useEffect(() => {
         atEnd.current = true;
-        estimated.current = false;
     }, [listKey]);
 
     const following = useRef(follow);
@@ -241,6 +251,8 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     };
 
     const range = visibleRange(index, view.top, view.height, OVERSCAN);
+    viewNow.current = view;
+    drawn.current = range;
     const shown = items.slice(range.start, range.end);
     const hiddenBelow = !atEnd.current && items.length > 0;
 
