@@ -1,5 +1,5 @@
 import { RunFailure } from '../contract/errors';
-import type { ModelReply, ModelRequest, ModelTurn, WireMessage } from '../contract/model';
+import type { ModelReply, ModelRequest, ModelTurn, WireMessage, WireTool } from '../contract/model';
 import type { HostBridge } from '../contract/wire';
 import type { AgentInvocation } from './invocation';
 import { decodeModelResponse } from './model/decode';
@@ -38,10 +38,10 @@ function sendAbortable(host: HostBridge, request: ModelRequest, signal: AbortSig
  * Sends a request that may carry only the conversation's new messages; a host that no longer holds the
  * rest (conversationMissing) is sent the whole conversation at once, as part of the same attempt.
  */
-async function sendConversation(host: HostBridge, request: ModelRequest, conversation: WireMessage[], signal: AbortSignal): Promise<ModelReply> {
+async function sendConversation(host: HostBridge, request: ModelRequest, conversation: WireMessage[], tools: WireTool[], signal: AbortSignal): Promise<ModelReply> {
     let reply = await sendAbortable(host, request, signal);
     if (!reply.ok && reply.conversationMissing && request.conversation) {
-        reply = await sendAbortable(host, { ...request, messages: conversation.slice(), conversation: { key: request.conversation.key, base: 0 } }, signal);
+        reply = await sendAbortable(host, { ...request, messages: conversation.slice(), tools, conversation: { key: request.conversation.key, base: 0 } }, signal);
     }
     noteConversationReply(conversation, reply);
     return reply;
@@ -66,13 +66,12 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     requested.catch(() => undefined);
     const requestId = `${agent.taskId ?? 'root'}:${round}`;
     const reply = await requestWithRetry(
-        (request) => sendConversation(session.deps.host, request, conversation, signal),
+        (request) => sendConversation(session.deps.host, request, conversation, tools, signal),
         {
             runId: input.runId,
             requestId,
             round,
-            ...conversationMessages(conversation, agent.taskId ?? 'root'),
-            tools,
+            ...conversationMessages(conversation, agent.taskId ?? 'root', tools),
             grammar: agent.profile.textProtocol.grammar,
             ...(agent.taskId ? { model: agent.profile.model, agentName: agent.profile.displayName } : {}),
         },
