@@ -57,15 +57,12 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     const round = agent.budget.rounds + 1;
     const wrapping = state.wrapUp !== null;
     const tools = dispatcher.wireTools(wrapping);
-    // The request's event is written while the request travels (journal-first binds side effects, and a
-    // model request has none: a request cut off before its event lands is sent again on resume, exactly as
-    // one cut off after). Its response is journaled only once this write has landed (`await requested`
-    // below, and the journal writes in order), so the journal never holds a response without its request.
-    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping });
-    // Awaited below; until then a failed write must not surface as an unhandled rejection.
-    requested.catch(() => undefined);
     const requestId = `${agent.taskId ?? 'root'}:${round}`;
-    const reply = await requestWithRetry(
+    // The request leaves first; its event is written while it travels (journal-first binds side effects, and
+    // a model request has none: a request cut off before its event lands is sent again on resume, exactly as
+    // one cut off after). Queuing that write holds the worker for about half a millisecond (the transaction,
+    // IndexedDB's copy of the records), which the page's trip now overlaps instead of waiting behind.
+    const replied = requestWithRetry(
         (request) => sendConversation(session.deps.host, request, conversation, tools, signal),
         {
             runId: input.runId,
@@ -80,6 +77,14 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
         (attempt, delayMs, failed) => journal.append('model-retry', { round, attempt, delayMs, status: failed.status, message: failed.message }).then(() => undefined),
         session.deps.random,
     );
+    // Appended in the same task as the send, before any reply is handled (that takes at least a microtask),
+    // so a retry's event follows it.
+    // The response is journaled only once this write has landed (`await requested` below, and the journal
+    // writes in order), so the journal never holds a response without its request.
+    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping });
+    // Awaited below; until then a failed write must not surface as an unhandled rejection.
+    requested.catch(() => undefined);
+    const reply = await replied;
     // A failed request write ends the run here, before anything acts on the reply.
     await requested;
     agent.budget.rounds = round;
