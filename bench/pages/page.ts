@@ -69,7 +69,7 @@ function subagentInput(runId: string): RunInput {
 let opened = false;
 
 /** One whole run with `rounds` list-files rounds; wall time on the page, host time (≈ 0) kept apart. */
-async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: number; events: number; state: string; crossedMessages: number; crossedChars: number; deliveries: number }> {
+async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: number; events: number; state: string; crossedMessages: number; crossedChars: number; crossedTools: number; deliveries: number; spacing: number[] }> {
     if (!opened) {
         const result = await worker.open(`bench-loop-${crypto.randomUUID()}`);
         if (!result.ok) throw new Error(result.error.message);
@@ -81,18 +81,25 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
     // What crosses worker → page in model requests: messages and their characters.
     let crossedMessages = 0;
     let crossedChars = 0;
+    // Tool schemas (about 1 KB each) in those requests: sent once per conversation, not every round.
+    let crossedTools = 0;
     let deliveries = 0;
+    // When each model request reached the page: the spacing of the list-files rounds is one round each.
+    const requestTimes: number[] = [];
     // The page keeps each conversation, as the extension's host does (only new messages cross per round).
     const conversations = createConversationStore();
     const host: HostBridge = {
         async requestModel(request) {
             const started = performance.now();
+            requestTimes.push(started);
             crossedMessages += request.messages.length;
             for (const message of request.messages) crossedChars += typeof message.content === 'string' ? message.content.length : 0;
-            const messages = conversations.resolve(request);
+            crossedTools += request.tools.length;
+            // As the extension's host (model-requests.ts): the whole conversation and its tools, kept here.
+            const resolved = conversations.resolveRequest(request);
             const raw = replies[request.round - 1];
             hostMs += performance.now() - started;
-            if (messages === null) return { ok: false, status: null, message: 'conversation missing', aborted: false, conversationMissing: true };
+            if (resolved === null) return { ok: false, status: null, message: 'conversation missing', aborted: false, conversationMissing: true };
             return raw ? { ok: true, raw, durationMs: 0, keepsConversation: true } : { ok: false, status: 500, message: 'no scripted reply', retryable: false, aborted: false };
         },
         async commit() {
@@ -111,7 +118,9 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
     const outcome = await worker.startRun(input, proxy(host));
     const wallMs = performance.now() - started;
     if (!outcome.ok) throw new Error(outcome.error.message);
-    return { wallMs, hostMs, events, state: outcome.value.state, crossedMessages, crossedChars, deliveries };
+    // Rounds 2..N (each a list-files round followed by the next request); the last request is the write round's.
+    const spacing = requestTimes.slice(1, rounds + 1).map((at, i) => at - requestTimes[i]!);
+    return { wallMs, hostMs, events, state: outcome.value.state, crossedMessages, crossedChars, crossedTools, deliveries, spacing };
 }
 
 /**

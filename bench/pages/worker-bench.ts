@@ -7,6 +7,7 @@ import { createEngine } from '../../src/engine/engine';
 import { Journal } from '../../src/engine/journal';
 import { openTavernAgentDb } from '../../src/store/db';
 import { createIdbRunStorage } from '../../src/store/idb-run-storage';
+import { groupRecord } from '../../src/store/event-groups';
 import { chatSearchTool } from '../../src/tools/chat/search';
 import type { ToolContext, ToolOutcome } from '../../src/tools/tool';
 import { rebuildCheckpoint } from '../../src/workspace/checkpoints';
@@ -63,17 +64,6 @@ async function bareTransactions(count: number): Promise<number[]> {
 /** The write batch of one read-only tool round, as the engine last wrote it (kept by inWorkerRun). */
 let roundBatch: EventWrite[] | null = null;
 
-function rawOpen(name: string, stores: Record<string, string | string[]>): Promise<IDBDatabase> {
-    return new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open(name, 1);
-        request.onupgradeneeded = () => {
-            for (const [store, keyPath] of Object.entries(stores)) request.result.createObjectStore(store, { keyPath });
-        };
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-    });
-}
-
 function rawTx(db: IDBDatabase, stores: string[], queue: (tx: IDBTransaction) => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
         const tx = db.transaction(stores, 'readwrite');
@@ -85,25 +75,44 @@ function rawTx(db: IDBDatabase, stores: string[], queue: (tx: IDBTransaction) =>
 
 /**
  * The floors of a round's write, interleaved in one worker: one raw readwrite transaction over 1, 2 and 3
- * stores (one small put in each), the exact records of one read-only round (4 events, 3 files) in raw
- * IndexedDB, and the same records through our storage layer (idb wrapper, all-or-nothing queueing).
+ * stores (one small put in each); the exact records of one read-only round (4 events, 3 small hidden files)
+ * in raw IndexedDB as the journal stores them (one group record, with the events store's indexes) and as it
+ * stored them before database version 4 (4 event records and 3 file records); and through our storage layer.
  */
 async function transactionFloors(count: number) {
     if (!roundBatch) throw new Error('run inWorkerRun with rounds first: no round batch was captured');
     const batch = roundBatch;
     const small = (i: number) => ({ runId: 'floor', seq: i, path: `p-${i}`, at: Date.now(), type: 'bench', payload: { i } });
-    const db = await rawOpen(`bench-floors-${crypto.randomUUID()}`, { events: ['runId', 'seq'], files: ['runId', 'path'], checkpoints: ['runId', 'seq'] });
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(`bench-floors-${crypto.randomUUID()}`, 1);
+        request.onupgradeneeded = () => {
+            const raw = request.result;
+            raw.createObjectStore('events', { keyPath: ['runId', 'seq'] });
+            raw.createObjectStore('files', { keyPath: ['runId', 'path'] });
+            raw.createObjectStore('checkpoints', { keyPath: ['runId', 'seq'] });
+            // The events store as db.ts makes it (version 4), for the group record.
+            const groups = raw.createObjectStore('groups', { keyPath: ['runId', 'seq'] });
+            groups.createIndex('bySeq', 'seqs', { unique: true, multiEntry: true });
+            groups.createIndex('byFile', 'fileKeys', { multiEntry: true });
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+    });
     const tavern = await openTavernAgentDb(`bench-floors-tavern-${crypto.randomUUID()}`);
     const storage = createIdbRunStorage(tavern);
-    const samples = { oneStore: [] as number[], twoStores: [] as number[], threeStores: [] as number[], roundRaw: [] as number[], roundStorage: [] as number[] };
+    const samples = { oneStore: [] as number[], twoStores: [] as number[], threeStores: [] as number[], roundRaw: [] as number[], roundSplit: [] as number[], roundStorage: [] as number[] };
     const time = async (into: number[], work: () => Promise<void>) => {
         const started = performance.now();
         await work();
         into.push(performance.now() - started);
     };
     let seq = 0;
-    // The round's events renumbered, so each write adds new keys as the journal does.
-    const renumbered = () => batch.map((w) => ({ ...w, event: { ...w.event, runId: 'floor', seq: (seq += 1) } }));
+    // The round's events renumbered (and moved to run "floor"), so each write adds new keys as the journal does.
+    const renumbered = (): EventWrite[] =>
+        batch.map((w) => ({
+            event: { ...w.event, runId: 'floor', seq: (seq += 1) },
+            ...(w.attachments ? { attachments: { ...w.attachments, files: w.attachments.files?.map((f) => ({ ...f, runId: 'floor' })) } } : {}),
+        }));
     for (let i = 0; i < count; i += 1) {
         await time(samples.oneStore, () => rawTx(db, ['events'], (tx) => tx.objectStore('events').add(small((seq += 1)))));
         await time(samples.twoStores, () => rawTx(db, ['events', 'files'], (tx) => {
@@ -115,12 +124,15 @@ async function transactionFloors(count: number) {
             tx.objectStore('files').put(small(seq));
             tx.objectStore('checkpoints').put(small(seq));
         }));
-        const raw = renumbered();
-        await time(samples.roundRaw, () => rawTx(db, ['events', 'files'], (tx) => {
-            for (const w of raw) tx.objectStore('events').add(w.event);
-            for (const w of raw) for (const file of w.attachments?.files ?? []) tx.objectStore('files').put({ ...file, runId: 'floor' });
+        const grouped = groupRecord(renumbered());
+        if (grouped.files.length > 0) throw new Error('a read-only round stored a file outside its group');
+        await time(samples.roundRaw, () => rawTx(db, ['groups'], (tx) => tx.objectStore('groups').add(grouped.record)));
+        const split = renumbered();
+        await time(samples.roundSplit, () => rawTx(db, ['events', 'files'], (tx) => {
+            for (const w of split) tx.objectStore('events').add(w.event);
+            for (const w of split) for (const file of w.attachments?.files ?? []) tx.objectStore('files').put(file);
         }));
-        const ours = renumbered().map((w) => ({ ...w, ...(w.attachments ? { attachments: { ...w.attachments, files: w.attachments.files?.map((f) => ({ ...f, runId: 'floor' })) } } : {}) }));
+        const ours = renumbered();
         await time(samples.roundStorage, () => storage.appendEvents(ours));
     }
     db.close();

@@ -75,8 +75,12 @@ export interface ModelRequest {
      * of its messages come before them (`base`). A host that keeps conversations (its reply says
      * `keepsConversation`) gets only the new messages of each round and puts them after its first `base`;
      * base 0 sends the conversation whole. Absent: `messages` is the whole conversation.
+     *
+     * `toolsKept`: `tools` is empty because the tools are those of this conversation's last request (about
+     * 20 KB of schemas that would otherwise cross every round). Only sent to a host that keeps
+     * conversations, which keeps their tools too; one that lost them answers `conversationMissing`.
      */
-    conversation?: { key: string; base: number };
+    conversation?: { key: string; base: number; toolsKept?: boolean };
     tools: WireTool[];
     /**
      * Text Completion connections only: whether the request may constrain decoding to the text tool

@@ -60,6 +60,26 @@ export const WorkspaceFileSchema = z.object({
 });
 export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
 
+/**
+ * How the journal stores one write (database version 4 on): the events of the batch, in seq order, as one
+ * record of the `events` store keyed by its first event, with the small hidden files they describe inline
+ * (store/event-groups.ts says which). `seqs` and `fileKeys` feed the store's indexes: every seq the group
+ * holds (unique: no two records hold one seq) and every inline file's [runId, path]. Records written
+ * before version 4 are single JournalEvents; both kinds are read.
+ */
+export const EventGroupRecordSchema = z.object({
+    v: z.literal(RECORD_VERSION),
+    runId: z.string(),
+    seq: z.number().int().nonnegative(),
+    group: z.array(JournalEventSchema),
+    seqs: z.array(z.tuple([z.string(), z.number().int().nonnegative()])),
+    files: z.array(WorkspaceFileSchema).optional(),
+    fileKeys: z.array(z.tuple([z.string(), z.string()])).optional(),
+});
+export type EventGroupRecord = z.infer<typeof EventGroupRecordSchema>;
+/** A record of the `events` store: one event (as written before version 4) or a group. */
+export type StoredEventRecord = JournalEvent | EventGroupRecord;
+
 export const CheckpointRecordSchema = z.object({
     v: z.literal(RECORD_VERSION),
     runId: z.string(),

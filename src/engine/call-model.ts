@@ -1,5 +1,5 @@
 import { RunFailure } from '../contract/errors';
-import type { ModelReply, ModelRequest, ModelTurn, WireMessage } from '../contract/model';
+import type { ModelReply, ModelRequest, ModelTurn, WireMessage, WireTool } from '../contract/model';
 import type { HostBridge } from '../contract/wire';
 import type { AgentInvocation } from './invocation';
 import { decodeModelResponse } from './model/decode';
@@ -38,10 +38,10 @@ function sendAbortable(host: HostBridge, request: ModelRequest, signal: AbortSig
  * Sends a request that may carry only the conversation's new messages; a host that no longer holds the
  * rest (conversationMissing) is sent the whole conversation at once, as part of the same attempt.
  */
-async function sendConversation(host: HostBridge, request: ModelRequest, conversation: WireMessage[], signal: AbortSignal): Promise<ModelReply> {
+async function sendConversation(host: HostBridge, request: ModelRequest, conversation: WireMessage[], tools: WireTool[], signal: AbortSignal): Promise<ModelReply> {
     let reply = await sendAbortable(host, request, signal);
     if (!reply.ok && reply.conversationMissing && request.conversation) {
-        reply = await sendAbortable(host, { ...request, messages: conversation.slice(), conversation: { key: request.conversation.key, base: 0 } }, signal);
+        reply = await sendAbortable(host, { ...request, messages: conversation.slice(), tools, conversation: { key: request.conversation.key, base: 0 } }, signal);
     }
     noteConversationReply(conversation, reply);
     return reply;
@@ -57,22 +57,18 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     const round = agent.budget.rounds + 1;
     const wrapping = state.wrapUp !== null;
     const tools = dispatcher.wireTools(wrapping);
-    // The request's event is written while the request travels (journal-first binds side effects, and a
-    // model request has none: a request cut off before its event lands is sent again on resume, exactly as
-    // one cut off after). Its response is journaled only once this write has landed (`await requested`
-    // below, and the journal writes in order), so the journal never holds a response without its request.
-    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping });
-    // Awaited below; until then a failed write must not surface as an unhandled rejection.
-    requested.catch(() => undefined);
     const requestId = `${agent.taskId ?? 'root'}:${round}`;
-    const reply = await requestWithRetry(
-        (request) => sendConversation(session.deps.host, request, conversation, signal),
+    // The request leaves first; its event is written while it travels (journal-first binds side effects, and
+    // a model request has none: a request cut off before its event lands is sent again on resume, exactly as
+    // one cut off after). Queuing that write holds the worker for about half a millisecond (the transaction,
+    // IndexedDB's copy of the records), which the page's trip now overlaps instead of waiting behind.
+    const replied = requestWithRetry(
+        (request) => sendConversation(session.deps.host, request, conversation, tools, signal),
         {
             runId: input.runId,
             requestId,
             round,
-            ...conversationMessages(conversation, agent.taskId ?? 'root'),
-            tools,
+            ...conversationMessages(conversation, agent.taskId ?? 'root', tools),
             grammar: agent.profile.textProtocol.grammar,
             ...(agent.taskId ? { model: agent.profile.model, agentName: agent.profile.displayName } : {}),
         },
@@ -81,6 +77,14 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
         (attempt, delayMs, failed) => journal.append('model-retry', { round, attempt, delayMs, status: failed.status, message: failed.message }).then(() => undefined),
         session.deps.random,
     );
+    // Appended in the same task as the send, before any reply is handled (that takes at least a microtask),
+    // so a retry's event follows it.
+    // The response is journaled only once this write has landed (`await requested` below, and the journal
+    // writes in order), so the journal never holds a response without its request.
+    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping });
+    // Awaited below; until then a failed write must not surface as an unhandled rejection.
+    requested.catch(() => undefined);
+    const reply = await replied;
     // A failed request write ends the run here, before anything acts on the reply.
     await requested;
     agent.budget.rounds = round;

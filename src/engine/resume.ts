@@ -1,6 +1,6 @@
 import { RunFailure, toolError } from '../contract/errors';
 import type { ModelTurn, ToolCall } from '../contract/model';
-import type { JournalEvent, RunRecord } from '../contract/records';
+import type { JournalEvent, RunRecord, WorkspaceFile } from '../contract/records';
 import { fail, ok, type Result } from '../contract/result';
 import type { RunInput, RunOutcome } from '../contract/run-input';
 import type { RunStorage } from '../store/run-storage';
@@ -67,10 +67,13 @@ export async function resumeAgent(plan: ResumePlan, deps: RunDependencies): Prom
         const profile = input.profile;
         const workspace = new Workspace(input.runId, { visible: profile.workspace.visibleRoots, writable: profile.workspace.writableRoots }, session.fileStore, session.journal, session.now);
         const storage = deps.storage;
-        workspace.restore(await storage.listFiles(input.runId), await storage.listCheckpoints(input.runId));
+        const files = await storage.listFiles(input.runId);
+        workspace.restore(files, await storage.listCheckpoints(input.runId));
         const memory = await fixMemoryBase(input, storage);
         const agent = createRootInvocation(session, workspace);
-        const open = await rebuild(agent, events, storage);
+        // The stored responses and results come from this one read (most live inside the journal's own
+        // records), not a lookup per replayed round.
+        const open = await rebuild(agent, events, new Map(files.map((file) => [file.path, file])));
         await session.setState('running');
         await finishCutTurn(agent, open);
         const end = await runAgentLoop(agent);
@@ -91,14 +94,14 @@ interface OpenTurn {
     cut: { callId: string; canonical: string | null; effects: JournalEvent[] } | null;
 }
 
-async function readStored(storage: RunStorage, runId: string, path: string): Promise<unknown> {
-    const file = await storage.getFile(runId, path);
+function readStored(files: ReadonlyMap<string, WorkspaceFile>, path: string): unknown {
+    const file = files.get(path);
     if (!file) throw new RunFailure('run.resume_failed', `The run cannot be resumed: ${path} is missing from its journal.`);
     return JSON.parse(file.content);
 }
 
 /** Replays the journal into the root agent's conversation and state, running nothing. */
-async function rebuild(agent: AgentInvocation, events: JournalEvent[], storage: RunStorage): Promise<OpenTurn | null> {
+async function rebuild(agent: AgentInvocation, events: JournalEvent[], files: ReadonlyMap<string, WorkspaceFile>): Promise<OpenTurn | null> {
     const { state, conversation, session } = agent;
     const { input } = session;
     let open: OpenTurn | null = null;
@@ -113,7 +116,7 @@ async function rebuild(agent: AgentInvocation, events: JournalEvent[], storage: 
             }
             case 'model-response': {
                 const round = Number(payload.round);
-                const raw = await readStored(storage, input.runId, String(payload.stored));
+                const raw = readStored(files, String(payload.stored));
                 const decoded = decodeModelResponse(raw, { round, source: input.source });
                 if (!decoded.ok) throw new RunFailure('run.resume_failed', 'The run cannot be resumed: a stored model response is unreadable.', decoded.message);
                 const turn = decoded.turn;
@@ -143,7 +146,7 @@ async function rebuild(agent: AgentInvocation, events: JournalEvent[], storage: 
                 // Counted against the budget exactly as when it first ran.
                 if (!isTruncated(open.turn)) agent.dispatcher.prepare(call, state.wrapUp !== null);
                 const resultPath = String(payload.resultPath);
-                const outcome = (await readStored(storage, input.runId, resultPath)) as ToolOutcome;
+                const outcome = readStored(files, resultPath) as ToolOutcome;
                 if (outcome.ok && open.cut.canonical === 'workspace.finish') {
                     state.finished = true;
                     state.finishReason = (outcome.result.details?.reason as string | null | undefined) ?? null;

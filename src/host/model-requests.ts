@@ -16,10 +16,8 @@ export function createModelRequests(rootRoute: ModelRoute, runSignal: AbortSigna
     const conversations = createConversationStore();
     return {
         async requestModel(delta: ModelRequest): Promise<ModelReply> {
-            const messages = conversations.resolve(delta);
-            if (messages === null) return { ok: false, status: null, message: 'The page no longer holds this conversation.', aborted: false, conversationMissing: true };
-            const { conversation: _sent, ...rest } = delta;
-            const request: ModelRequest = { ...rest, messages };
+            const request = conversations.resolveRequest(delta);
+            if (request === null) return { ok: false, status: null, message: 'The page no longer holds this conversation.', aborted: false, conversationMissing: true };
             let route = rootRoute;
             if (request.model) {
                 try {

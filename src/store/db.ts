@@ -1,13 +1,16 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { CheckpointRecord, PersistState, RunRecord, StoredEventRecord, WorkspaceFile } from '../contract/records';
 import type { SkillBundle } from '../contract/skills';
 
-export const DATABASE_VERSION = 3;
+export const DATABASE_VERSION = 4;
 
 export interface TavernAgentDb extends DBSchema {
     runs: { key: string; value: RunRecord; indexes: { byChat: string } };
-    /** The append-only journal; key [runId, seq] keeps a run's events contiguous and ordered. */
-    events: { key: [string, number]; value: JournalEvent };
+    /**
+     * The append-only journal; key [runId, seq] keeps a run's events contiguous and ordered. From version 4
+     * a record is one journal write (event-groups.ts), keyed by its first event; before, one event.
+     */
+    events: { key: [string, number]; value: StoredEventRecord; indexes: { bySeq: [string, number]; byFile: [string, string] } };
     files: { key: [string, string]; value: WorkspaceFile };
     checkpoints: { key: [string, number]; value: CheckpointRecord; indexes: { byPath: [string, string] } };
     /** persist/ as a successful run left it, keyed by run id; the chat's memory follows its messages. */
@@ -36,7 +39,7 @@ export function databaseNameFor(userHandle: string): string {
 
 export async function openTavernAgentDb(userHandle: string): Promise<IDBPDatabase<TavernAgentDb>> {
     return openDB<TavernAgentDb>(databaseNameFor(userHandle), DATABASE_VERSION, {
-        upgrade(db, oldVersion) {
+        upgrade(db, oldVersion, _newVersion, transaction) {
             // One step per released version; never edit a step once it has shipped.
             if (oldVersion < 1) {
                 const runs = db.createObjectStore('runs', { keyPath: 'runId' });
@@ -55,6 +58,14 @@ export async function openTavernAgentDb(userHandle: string): Promise<IDBPDatabas
             if (oldVersion < 3) {
                 db.createObjectStore('chunks', { keyPath: 'hash' });
                 db.createObjectStore('chunkRefs', { keyPath: ['runId', 'path'] });
+            }
+            // v4: one record per journal write, with its small hidden files inline (event-groups.ts). The
+            // version also keeps older code, which would read a group as one event, from opening the data.
+            // Records stored before have neither field, so they are in neither index and read as before.
+            if (oldVersion < 4 && db.objectStoreNames.contains('events')) {
+                const events = transaction.objectStore('events');
+                events.createIndex('bySeq', 'seqs', { unique: true, multiEntry: true });
+                events.createIndex('byFile', 'fileKeys', { multiEntry: true });
             }
         },
         blocking() {

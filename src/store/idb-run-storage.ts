@@ -1,6 +1,7 @@
 import { unwrap, type IDBPDatabase } from 'idb';
-import type { WorkspaceFile } from '../contract/records';
+import type { JournalEvent, StoredEventRecord, WorkspaceFile } from '../contract/records';
 import { chunkHash, isChunkedPath, splitIntoChunks } from './content-chunks';
+import { eventsOf, groupRecord, inlineFilesOf, isEventGroup, mayBeInline, withoutFiles } from './event-groups';
 import type { ChunkRef, TavernAgentDb } from './db';
 import type { EventWrite, RunStorage } from './run-storage';
 
@@ -104,18 +105,47 @@ function plainTransaction(db: IDBDatabase, stores: string[], queue: (tx: IDBTran
     });
 }
 
+/** Events sorted by seq, unless they already are (the journal writes in order, so they almost always are). */
+function inSeqOrder(events: JournalEvent[]): JournalEvent[] {
+    for (let i = 1; i < events.length; i += 1) if (events[i]!.seq < events[i - 1]!.seq) return events.sort((a, b) => a.seq - b.seq);
+    return events;
+}
+
+/** Rewrites a run's groups without their inline files, inside the caller's transaction (its journal stays). */
+async function dropInlineFiles(
+    events: { index(name: 'byFile'): { getAllKeys(range: IDBKeyRange): Promise<Array<[string, number]>> }; get(key: [string, number]): Promise<StoredEventRecord | undefined>; put(value: StoredEventRecord): Promise<unknown> },
+    runId: string,
+): Promise<void> {
+    const keys = await events.index('byFile').getAllKeys(IDBKeyRange.bound([runId, ''], [runId, '\uffff']));
+    const unique = new Map(keys.map((key) => [key[1], key]));
+    for (const key of unique.values()) {
+        const record = await events.get(key);
+        if (record && isEventGroup(record)) await events.put(withoutFiles(record));
+    }
+}
+
 export function createIdbRunStorage(db: Db): RunStorage {
     const plain = unwrap(db) as IDBDatabase;
     async function appendEvents(writes: EventWrite[]): Promise<void> {
-        const files = writes.flatMap((w) => w.attachments?.files ?? []);
+        if (writes.length === 0) return;
+        // One record per run's consecutive writes (the journal's batch is always one run's).
+        const groups: Array<ReturnType<typeof groupRecord>> = [];
+        let start = 0;
+        for (let i = 1; i <= writes.length; i += 1) {
+            if (i < writes.length && writes[i]!.event.runId === writes[start]!.event.runId) continue;
+            groups.push(groupRecord(writes.slice(start, i)));
+            start = i;
+        }
+        const files = groups.flatMap((g) => g.files);
         const checkpoints = writes.flatMap((w) => w.attachments?.checkpoints ?? []);
         // Only the stores the batch writes: a transaction over fewer stores is cheaper to schedule.
         const stores: Array<'events' | 'files' | 'checkpoints'> = ['events'];
         if (files.length > 0) stores.push('files');
         if (checkpoints.length > 0) stores.push('checkpoints');
         await plainTransaction(plain, stores, (tx) => {
+            // add: a group holding a stored seq fails the unique bySeq index, and the whole write with it.
             const events = tx.objectStore('events');
-            for (const { event } of writes) events.add(event);
+            for (const group of groups) events.add(group.record);
             if (files.length > 0) {
                 const store = tx.objectStore('files');
                 for (const file of files) store.put(file);
@@ -126,6 +156,22 @@ export function createIdbRunStorage(db: Db): RunStorage {
             }
         });
     }
+    /**
+     * A run's events from `fromSeq` on. A group starting before `fromSeq` may hold later events, so the one
+     * record before the range is read too.
+     */
+    async function listEvents(runId: string, fromSeq = 0): Promise<JournalEvent[]> {
+        const upper = [runId, Number.MAX_SAFE_INTEGER];
+        if (fromSeq <= 0) return inSeqOrder(eventsOf(await db.getAll('events', IDBKeyRange.bound([runId, 0], upper))));
+        const tx = db.transaction('events', 'readonly');
+        const [before, rest] = await Promise.all([
+            tx.store.openCursor(IDBKeyRange.bound([runId, 0], [runId, fromSeq], false, true), 'prev'),
+            tx.store.getAll(IDBKeyRange.bound([runId, fromSeq], upper)),
+        ]);
+        const records: StoredEventRecord[] = before ? [before.value, ...rest] : rest;
+        await tx.done;
+        return inSeqOrder(eventsOf(records, fromSeq));
+    }
     return {
         async putRun(run) { await db.put('runs', run); },
         getRun: (runId) => db.get('runs', runId),
@@ -133,7 +179,7 @@ export function createIdbRunStorage(db: Db): RunStorage {
         listAllRuns: () => db.getAll('runs'),
         appendEvent: (event, attachments) => appendEvents([{ event, ...(attachments ? { attachments } : {}) }]),
         appendEvents,
-        listEvents: (runId, fromSeq = 0) => db.getAll('events', IDBKeyRange.bound([runId, fromSeq], [runId, Number.MAX_SAFE_INTEGER])),
+        listEvents,
         async putFile(file) {
             if (!file.path.startsWith('input/')) {
                 await db.put('files', file);
@@ -143,11 +189,32 @@ export function createIdbRunStorage(db: Db): RunStorage {
             await allOrNothing(tx, (write) => queueFile(tx as never, file, write));
         },
         async listFiles(runId) {
-            const [files, refs] = await Promise.all([db.getAll('files', runRange(runId)), db.getAll('chunkRefs', runRange(runId))]);
+            const [files, refs, records] = await Promise.all([
+                db.getAll('files', runRange(runId)),
+                db.getAll('chunkRefs', runRange(runId)),
+                db.getAll('events', IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER])),
+            ]);
             const byPath = new Map(refs.map((ref) => [ref.path, ref]));
-            return Promise.all(files.map((file) => assemble(db, file, byPath.get(file.path))));
+            const whole = await Promise.all(files.map((file) => assemble(db, file, byPath.get(file.path))));
+            // A record of `files` is the latest put of its path: it wins over an inline copy.
+            const stored = new Set(whole.map((file) => file.path));
+            const inline = new Map<string, WorkspaceFile>();
+            for (const file of inlineFilesOf(records)) if (!stored.has(file.path)) inline.set(file.path, file);
+            if (inline.size === 0) return whole;
+            return [...whole, ...inline.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
         },
         async getFile(runId, path) {
+            if (mayBeInline(path)) {
+                const tx = db.transaction(['files', 'events'], 'readonly');
+                const [file, groups] = await Promise.all([tx.objectStore('files').get([runId, path]), tx.objectStore('events').index('byFile').getAll([runId, path]), tx.done]);
+                if (file) return file;
+                // The latest group holding the path (a path is written once; the last write would win).
+                for (const group of groups.reverse()) {
+                    const inline = isEventGroup(group) ? group.files?.find((f) => f.path === path) : undefined;
+                    if (inline) return inline;
+                }
+                return undefined;
+            }
             const file = await db.get('files', [runId, path]);
             if (!file || !path.startsWith('input/')) return file;
             return assemble(db, file, await db.get('chunkRefs', [runId, path]));
@@ -168,11 +235,12 @@ export function createIdbRunStorage(db: Db): RunStorage {
             });
         },
         async dropRunData(runId) {
-            const tx = db.transaction(['files', 'checkpoints', 'chunks', 'chunkRefs'], 'readwrite');
+            const tx = db.transaction(['files', 'checkpoints', 'chunks', 'chunkRefs', 'events'], 'readwrite');
             await Promise.all([
                 tx.objectStore('files').delete(runRange(runId)),
                 tx.objectStore('checkpoints').delete(IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER])),
                 dropChunks(tx, runId),
+                dropInlineFiles(tx.objectStore('events'), runId),
                 tx.done,
             ]);
         },

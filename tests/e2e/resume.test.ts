@@ -55,7 +55,8 @@ async function journalTypes(page: Page, runId: string): Promise<string[]> {
                 open.onsuccess = () => {
                     const request = open.result.transaction('events').objectStore('events').getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
                     request.onsuccess = () => {
-                        resolve((request.result as Array<{ type: string }>).map((event) => event.type));
+                        // A record is one journal write (a group of events, database version 4) or, before, one event.
+                        resolve((request.result as Array<{ type?: string; group?: Array<{ type: string }> }>).flatMap((record) => (record.group ?? [record]).map((event) => String(event.type))));
                         open.result.close();
                     };
                     request.onerror = () => reject(request.error);

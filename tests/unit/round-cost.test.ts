@@ -145,6 +145,58 @@ describe('round cost', () => {
         assert.deepEqual(whole, await wholeConversations(4, 'run-traffic'));
     });
 
+    it('tools cross once per conversation: later rounds say toolsKept, and the model still gets every tool each round', async () => {
+        const page = createConversationStore();
+        const crossed: ModelRequest[] = [];
+        const resolved: ModelRequest[] = [];
+        const steps = script(3);
+        const h = runHarness({
+            storage: newStorage(),
+            script: [],
+            router: (request): ModelReply => {
+                crossed.push(structuredClone(request));
+                const whole = page.resolveRequest(request);
+                assert.ok(whole);
+                resolved.push(structuredClone(whole));
+                const step = steps.shift() as ModelReply;
+                return step.ok ? { ...step, keepsConversation: true } : step;
+            },
+        });
+        assert.equal((await h.run(sampleRunInput({ runId: 'run-tools' }))).state, 'completed');
+        assert.ok(crossed[0]!.tools.length > 5);
+        assert.equal(crossed[0]!.conversation!.toolsKept, undefined);
+        for (const request of crossed.slice(1)) {
+            assert.deepEqual(request.tools, []);
+            assert.equal(request.conversation!.toolsKept, true);
+        }
+        for (const request of resolved) {
+            assert.deepEqual(request.tools, crossed[0]!.tools);
+            assert.equal(request.conversation, undefined);
+        }
+    });
+
+    it('a page that lost the tools of a conversation says so, and gets the conversation and its tools whole', async () => {
+        let page = createConversationStore();
+        const steps = script(3);
+        const seen: Array<{ round: number; tools: number; base: number }> = [];
+        const h = runHarness({
+            storage: newStorage(),
+            script: [],
+            router: (request): ModelReply => {
+                // Round 2: a fresh page that holds nothing (a reload of the host's store).
+                if (request.round === 2 && request.conversation!.base > 0) page = createConversationStore();
+                const whole = page.resolveRequest(request);
+                if (whole === null) return { ok: false, status: null, message: 'lost', aborted: false, conversationMissing: true };
+                seen.push({ round: request.round, tools: whole.tools.length, base: request.conversation!.base });
+                const step = steps.shift() as ModelReply;
+                return step.ok ? { ...step, keepsConversation: true } : step;
+            },
+        });
+        assert.equal((await h.run(sampleRunInput({ runId: 'run-tools-lost' }))).state, 'completed');
+        assert.ok(seen.every((s) => s.tools === seen[0]!.tools && s.tools > 5), JSON.stringify(seen));
+        assert.deepEqual(seen.slice(0, 2).map((s) => [s.round, s.base]), [[1, 0], [2, 0]]);
+    });
+
     it('a page that lost the conversation gets it whole, and the run goes on', async () => {
         let page = createConversationStore();
         let lost = false;
