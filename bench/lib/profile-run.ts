@@ -28,13 +28,8 @@ interface Profile {
     startTime: number;
 }
 
-/** Per long frame with extension code: the functions of the profile's samples inside it, inclusive, top 25. */
-function perFrame(profile: Profile, frames: Array<{ startTime: number; duration: number }>, markAt: number): void {
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    const parent = new Map<number, number>();
-    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-    const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').slice(-1).join('/')}:${n.callFrame.lineNumber + 1}`;
-    // The sample clock (µs) against performance.now(): the first sample in the page's marker function.
+/** The sample clock (µs) against performance.now(): the first sample in the page's marker function. */
+function sampleClock(profile: Profile, byId: Map<number, ProfileNode>, parent: Map<number, number>, markAt: number): { times: number[]; offset: number } | null {
     let t = profile.startTime;
     const times: number[] = [];
     let offset: number | null = null;
@@ -49,7 +44,18 @@ function perFrame(profile: Profile, frames: Array<{ startTime: number; duration:
             }
         }
     }
-    if (offset === null) return console.log('(no clock mark found)');
+    return offset === null ? null : { times, offset };
+}
+
+/** Per long frame with extension code: the functions of the profile's samples inside it, inclusive, top 25. */
+function perFrame(profile: Profile, frames: Array<{ startTime: number; duration: number }>, markAt: number): void {
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const parent = new Map<number, number>();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').slice(-1).join('/')}:${n.callFrame.lineNumber + 1}`;
+    const clock = sampleClock(profile, byId, parent, markAt);
+    if (!clock) return console.log('(no clock mark found)');
+    const { times, offset } = clock;
     for (const f of frames) {
         const total = new Map<string, number>();
         for (let i = 0; i < profile.samples.length; i++) {
@@ -98,21 +104,9 @@ function perScrollFrame(profile: Profile, frameTimes: number[], markAt: number):
         categoryOf.set(id, found);
         return found;
     };
-    let t = profile.startTime;
-    const times: number[] = [];
-    let offset: number | null = null;
-    for (let i = 0; i < profile.samples.length; i++) {
-        t += profile.timeDeltas[i] ?? 0;
-        times.push(t);
-        if (offset !== null) continue;
-        for (let node = byId.get(profile.samples[i]!); node; node = parent.has(node.id) ? byId.get(parent.get(node.id)!) : undefined) {
-            if (node.callFrame.functionName === 'benchClockMark') {
-                offset = t / 1000 - markAt;
-                break;
-            }
-        }
-    }
-    if (offset === null) return console.log('(no clock mark found)');
+    const clock = sampleClock(profile, byId, parent, markAt);
+    if (!clock) return console.log('(no clock mark found)');
+    const { times, offset } = clock;
     const frames = frameTimes.slice(1).map((end, k) => ({ k, start: frameTimes[k]!, end, by: new Map<string, number>() }));
     let f = 0;
     for (let i = 0; i < profile.samples.length; i++) {
