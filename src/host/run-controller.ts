@@ -20,6 +20,7 @@ import { createResumedCommit, findCommitted } from './find-committed';
 import { sameChat } from './snapshot';
 import type { GenerateInterceptor } from './interceptor';
 import { publishRunEvents } from './run-events';
+import { createStoredGate } from './stored-gate';
 import { prepareRunGenerationParameters } from './generation-parameters';
 import { callExtTool, dropExtToolApprovals, registeredExtTools } from './ext-tools';
 
@@ -164,17 +165,22 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
  */
 function runBridge(runId: string, target: CommitTarget, route: ReturnType<typeof routeModel>, signal: AbortSignal, observer: RunObserver, commit: HostBridge['commit']): HostBridge {
     const models = createModelRequests(route, signal, (delta) => observer.onModelDelta?.(delta));
+    const storedOf = createStoredGate();
     return {
         requestModel: models.requestModel,
         abortModelRequest: models.abortModelRequest,
         commit,
         attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
         callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
-        onEvents: (events) => {
-            const last = [...events].reverse().find((event) => event.type === 'run-state');
+        onJournal: (update) => {
+            // The timeline shows steps as they are appended; the run's state and scripts see what is stored.
+            if (update.retractFrom !== undefined) observer.onRetract?.(update.retractFrom);
+            if (update.events.length) observer.onEvents(update.events);
+            const stored = storedOf(update);
+            if (stored.length === 0) return;
+            const last = stored.findLast((event) => event.type === 'run-state');
             if (active && active.runId === runId && last) active.state = (last.payload as { to: string }).to;
-            observer.onEvents(events);
-            publishRunEvents(events);
+            publishRunEvents(stored);
         },
     };
 }
