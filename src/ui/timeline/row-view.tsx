@@ -147,7 +147,9 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
 /**
  * One timeline row: a one-line summary that opens (Enter, Space, click) into the full step. It reads a
  * signal (expandedRows), so @preact/signals' shouldComponentUpdate skips it while its props (the row object,
- * the context) are the same: a burst of events renders only the rows it replaced.
+ * the context) are the same: a burst of events renders only the rows it replaced. Its tone is a data
+ * attribute, not a class: SillyTavern's keyboard.js re-scans every element whose class changes (some 25
+ * selector queries each), and a live run changes its rows' tones all the time.
  */
 export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
     const nested = row.kind === 'tool' ? ctx.model.nestedOf(row.callId) : undefined;
@@ -158,7 +160,8 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
     const detailId = `tavern-agent-row-${ctx.model.runId}-${expandKey}`;
     return (
         <div
-            class={`tavern-agent__event tavern-agent__event--${face.tone}${open ? ' tavern-agent__event--open' : ''}`}
+            class={`tavern-agent__event${open ? ' tavern-agent__event--open' : ''}`}
+            data-tone={face.tone}
             data-event-type={row.eventType}
             data-kind={row.kind}
             data-status={status}
