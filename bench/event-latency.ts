@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { call, calls } from '../tests/harness/agent';
 import type { MockTurn } from '../tests/harness/mock-model';
 import { openAgentPage, sendAndWait } from './lib/agent-page';
-import { collectLatencyProbe, installLatencyProbe, type LatencyProbeResult, type ReceivedEvent } from './lib/probes';
+import { collectLatencyProbe, installLatencyProbe, runPaintFloor, type LatencyProbeResult, type ReceivedEvent } from './lib/probes';
 import type { Benchmark, Figure } from './lib/report';
 import { percentile } from './lib/stats';
 import type { BenchTavern } from './lib/tavern';
@@ -111,6 +111,24 @@ async function measure(tavern: BenchTavern, page: Page, script: MockTurn[], pick
     };
 }
 
+/** The floor: bare worker messages, each adding one row element in the task it arrives in, timed by the same probe. */
+async function measureFloor(page: Page, count: number, spacingMs: number) {
+    await page.evaluate(installLatencyProbe, PANEL_ROOT);
+    const samples = await page.evaluate(runPaintFloor, { rootSelector: PANEL_ROOT, count, spacingMs });
+    const probe = await page.evaluate(collectLatencyProbe);
+    const paintedAt = new Map(probe.observed.map((o) => [o.key, o.paintedAt]));
+    const paints: number[] = [];
+    const frames: number[] = [];
+    for (const sample of samples) {
+        const painted = paintedAt.get(sample.key);
+        if (painted === undefined) continue;
+        paints.push(painted + probe.clockOffset - sample.at);
+        const appendedAt = sample.at - probe.clockOffset;
+        frames.push(probe.frames.filter((t) => t > appendedAt + 0.5 && t <= painted).length);
+    }
+    return { count: samples.length, painted: paints.length, p50: percentile(paints, 50), p95: percentile(paints, 95), framesP95: percentile(frames, 95) };
+}
+
 const TOOL_EVENTS = new Set(['tool-call-start', 'tool-call-complete']);
 const MODEL_EVENTS = new Set(['model-request', 'model-response']);
 /** The events of the measured calls: the list_files calls, not the closing write/commit/finish. */
@@ -147,6 +165,10 @@ export const eventLatency: Benchmark = {
                 (l) => isListCall(l) || (MODEL_EVENTS.has(l.type) && l.round !== null && l.round <= STREAM_ROUNDS),
             );
             log(`  stream: ${stream.events} events in ${stream.spanMs} ms, ${stream.painted} painted, p50 ${stream.p50.toFixed(1)} ms, p95 ${stream.p95.toFixed(1)} ms`);
+            // The floors, on the same page right after: what a bare message and one new element cost.
+            const streamFloor = await measureFloor(page, STREAM_ROUNDS * 4, Math.max(1, Math.round(stream.spanMs / Math.max(1, stream.events))));
+            const burstFloor = await measureFloor(page, BURST_CALLS * 2, 0);
+            log(`  floors: stream p95 ${streamFloor.p95.toFixed(1)} ms, burst p95 ${burstFloor.p95.toFixed(1)} ms`);
             const figures: Figure[] = [
                 {
                     id: 'event-latency.burst.p50',
@@ -188,14 +210,19 @@ export const eventLatency: Benchmark = {
                     met: Number.isFinite(stream.framesP95) ? stream.framesP95 <= 1 : null,
                 },
                 { id: 'event-latency.burst.arrival-p95', label: 'Burst: worker append → page received, p95', value: burst.arrivalP95, unit: 'ms' },
+                { id: 'event-latency.stream.arrival-p95', label: 'Stream: worker append → page received, p95', value: stream.arrivalP95, unit: 'ms' },
+                { id: 'event-latency.floor.stream.p95', label: `Floor: ${streamFloor.count} bare worker messages at the stream's pace, each adding one row element: p95`, value: streamFloor.p95, unit: 'ms' },
+                { id: 'event-latency.floor.stream.frames-p95', label: '… frames from post to paint, p95', value: streamFloor.framesP95, unit: 'frames' },
+                { id: 'event-latency.floor.burst.p95', label: `Floor: ${burstFloor.count} such messages at once (a burst): p95`, value: burstFloor.p95, unit: 'ms' },
             ];
             return {
                 figures,
-                details: { burst, stream },
+                details: { burst, stream, streamFloor, burstFloor },
                 notes: [
                     `Latency = the row painted (the first task after the frame that paints the row added or taking the event's state: MutationObserver → MessageChannel, via the next requestAnimationFrame when the change was made outside a frame's rendering) − event.at (Date.now() in the worker when the event is appended, before its IndexedDB write), the page's clock aligned to Date.now(); real SillyTavern, instant mock, timeline open and following.`,
                     `Burst: one model turn with ${BURST_CALLS} workspace_list_files calls, their ${burst.events} tool-call-start/complete events journaled within ${burst.spanMs} ms. The timeline lists all ${BURST_CALLS} calls as soon as the model answers and follows the end, so the rows of the first calls are scrolled out of view (not drawn) when their events come: only the ${burst.painted} events whose row was in view can be painted and timed.`,
                     'A row can only be painted at a frame: the wait from the append to the next frame alone is 0–16.7 ms (p95 ≈ 15.9 ms at 60 Hz), so "p95 ≤ 16 ms" needs every event painted in the next frame with next to no transfer and render time. The frames line counts animation frames begun after the append up to the paint (1 = the next frame).',
+                    `Floors, on the same page and probe right after: a bare worker (no comlink, no journal) posts tiny messages stamped with Date.now(), ${streamFloor.count} of them as far apart as the stream's events and ${burstFloor.count} at once, and the page adds one row element per message inside the panel in the task it arrives in (no framework): the wait for the next frame and the paint, with nothing of ours in between.`,
                     `Stream: ${STREAM_ROUNDS} rounds of one call, their ${stream.events} model-request/response and tool-call-start/complete events over ${stream.spanMs} ms (the fastest a run goes through SillyTavern's backend), each on a row at the end of the list.`,
                 ],
             };

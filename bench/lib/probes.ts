@@ -107,7 +107,7 @@ export interface LatencyProbeResult {
 }
 
 /**
- * Watches the journal events reaching the page (the comlink calls of the run's host bridge: `onEvents`)
+ * Watches the journal events reaching the page (the comlink calls of the run's host bridge: `onJournal`)
  * and the timeline rows they change: a row counts as painted at the first task after the frame in which
  * it was added or its `data-event-type` changed (MutationObserver → MessageChannel post).
  */
@@ -145,8 +145,8 @@ export function installLatencyProbe(rootSelector: string): void {
                 const inner = listener as (event: MessageEvent) => unknown;
                 const wrapped = function (this: unknown, event: MessageEvent) {
                     const data = event.data as { type?: string; path?: string[]; argumentList?: Array<{ value?: unknown }> } | null;
-                    if (data && data.type === 'APPLY' && Array.isArray(data.path) && data.path[0] === 'onEvents') {
-                        const batch = data.argumentList?.[0]?.value;
+                    if (data && data.type === 'APPLY' && Array.isArray(data.path) && data.path[0] === 'onJournal') {
+                        const batch = (data.argumentList?.[0]?.value as { events?: unknown } | undefined)?.events;
                         const now = performance.now();
                         const target = (globalThis as unknown as { __benchLatency?: { received: ReceivedEvent[] } }).__benchLatency;
                         if (Array.isArray(batch) && target) {
@@ -240,4 +240,46 @@ export function collectLatencyProbe(): LatencyProbeResult {
     state.running = false;
     const offsets = [...state.offsets].sort((a, b) => a - b);
     return { clockOffset: offsets[offsets.length >> 1]!, frames: state.frames, received: state.received, observed: state.observed };
+}
+
+export interface FloorSample {
+    at: number;
+    key: string;
+}
+
+/**
+ * The floor of event → painted row: a bare module-less worker posts `count` tiny messages `spacingMs` apart,
+ * each stamped with Date.now() as a journal event is, and the page adds one row element for each inside the
+ * panel's root in the task the message arrives in (no framework, no store). The latency probe, installed
+ * first, times their paint as it times the timeline's rows.
+ */
+export async function runPaintFloor(args: { rootSelector: string; count: number; spacingMs: number }): Promise<FloorSample[]> {
+    const root = document.querySelector(args.rootSelector) ?? document.body;
+    const box = document.createElement('div');
+    box.setAttribute('aria-hidden', 'true');
+    root.appendChild(box);
+    // spacingMs 0: all at once, as a burst's events are appended.
+    const source = `onmessage = (e) => { let i = 0; const tick = () => { postMessage({ i, at: Date.now() }); i += 1; if (i >= e.data.count) return; if (e.data.spacingMs > 0) setTimeout(tick, e.data.spacingMs); else tick(); }; tick(); };`;
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const worker = new Worker(url);
+    const samples: FloorSample[] = [];
+    await new Promise<void>((resolve) => {
+        worker.onmessage = (event: MessageEvent<{ i: number; at: number }>) => {
+            const row = document.createElement('div');
+            const key = `floor-${event.data.i}`;
+            row.setAttribute('data-row-key', key);
+            row.setAttribute('data-event-type', 'tool-call-start');
+            row.textContent = key;
+            box.appendChild(row);
+            samples.push({ at: event.data.at, key });
+            if (samples.length === args.count) resolve();
+        };
+        worker.postMessage({ count: args.count, spacingMs: args.spacingMs });
+    });
+    // Let the last rows paint before the probe is read.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    worker.terminate();
+    URL.revokeObjectURL(url);
+    box.remove();
+    return samples;
 }

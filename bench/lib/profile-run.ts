@@ -3,6 +3,7 @@
 // as figure 6 measures it) with the CDP sampling profiler on and
 // prints where the page's main thread spent its time (self and inclusive, by function), and the long
 // animation frames with their scripts. Build dist/ unminified (`MINIFY=0 npm run build`, never committed) to read names.
+// `burst-trace` and `stream-trace` record a Chromium trace of the turn and print where each thread spent it.
 // `scroll` profiles scrolling the 5,000-event timeline; `scroll-trace` records a Chromium trace of it
 // (`floor-trace`: of the panel scrolled over an empty box in its place, the floor) instead and prints, for the whole scroll and for each frame over 33 ms, where every thread of the
 // renderer (main, compositor, raster) and the GPU process spent the time: style, layout, paint, scripts.
@@ -334,11 +335,36 @@ async function main(): Promise<void> {
                 await sendAndWait(page, 'warm up');
                 tavern.mock.reset();
             }
-            if (mode === 'burst') tavern.mock.enqueue(calls(...Array.from({ length: 100 }, () => call('workspace_list_files', {}))), commitTurn);
+            if (mode.startsWith('burst')) tavern.mock.enqueue(calls(...Array.from({ length: 100 }, () => call('workspace_list_files', {}))), commitTurn);
             else tavern.mock.enqueue(...Array.from({ length: 50 }, () => calls(call('workspace_list_files', {}))), commitTurn);
             action = () => sendAndWait(page, 'Tell me about the forest.');
         }
         const cdp: CDPSession = await page.context().newCDPSession(page);
+        if (mode === 'burst-trace' || mode === 'stream-trace') {
+            // Where the page's threads spent the run (style, layout, paint, scripts), from Send to the run's end.
+            const events = await traceOf(cdp, async () => {
+                await action();
+            });
+            const threadName = new Map<string, string>();
+            const processName = new Map<number, string>();
+            for (const e of events) {
+                if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, String(e.args?.name ?? ''));
+                if (e.ph === 'M' && e.name === 'process_name') processName.set(e.pid, String(e.args?.name ?? ''));
+            }
+            for (const [key, name] of threadName) threadName.set(key, `${processName.get(Number(key.split(':')[0])) ?? '?'}/${name}`);
+            let from = Infinity;
+            let to = -Infinity;
+            for (const e of events) {
+                if (e.ph !== 'X' && e.ph !== 'B' && e.ph !== 'E') continue;
+                from = Math.min(from, e.ts);
+                to = Math.max(to, e.ts + (e.dur ?? 0));
+            }
+            printSelfTimes(`${mode} (${((to - from) / 1000).toFixed(0)} ms), self CPU time by thread`, selfTimes(events, threadName, from, to + 1), 16);
+            const count = (name: string) => events.filter((e) => e.name === name && (e.ph === 'X' || e.ph === 'B')).length;
+            console.log(`counts: UpdateLayoutTree ${count('UpdateLayoutTree')}, Layout ${count('Layout')}, Paint ${count('Paint')}, PrePaint ${count('PrePaint')}, Commit ${count('Commit')}`);
+            await close();
+            return;
+        }
         if (mode === 'scroll-trace' || mode === 'floor-trace') {
             const clock = () => page.evaluate(() => performance.mark('bench-clock').startTime);
             const profileClock = async () =>
