@@ -136,6 +136,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
         const bridge = runBridge(runId, target, route, controller.signal, observer, (request) => commitToChat(target, request));
         const result = await untilCrash(runId, engine.startRun(input, proxy(bridge)));
+        if (result.ok || result.error.code !== 'run.interrupted') bridge.writesEnded();
         outcome = result.ok
             ? result.value
             : { runId, state: 'failed', messageId: null, error: { code: result.error.code, message: result.error.message } };
@@ -163,7 +164,14 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
  * the run's route, streamed deltas to the panel, the chat through `commit`, extension tools, and the run's
  * events to the panel and to API subscribers.
  */
-function runBridge(runId: string, target: CommitTarget, route: ReturnType<typeof routeModel>, signal: AbortSignal, observer: RunObserver, commit: HostBridge['commit']): HostBridge {
+function runBridge(
+    runId: string,
+    target: CommitTarget,
+    route: ReturnType<typeof routeModel>,
+    signal: AbortSignal,
+    observer: RunObserver,
+    commit: HostBridge['commit'],
+): HostBridge & { writesEnded(): void } {
     const models = createModelRequests(route, signal, (delta) => observer.onModelDelta?.(delta));
     const storedOf = createStoredGate();
     return {
@@ -181,6 +189,15 @@ function runBridge(runId: string, target: CommitTarget, route: ReturnType<typeof
             const last = stored.findLast((event) => event.type === 'run-state');
             if (active && active.runId === runId && last) active.state = (last.payload as { to: string }).to;
             publishRunEvents(stored);
+        },
+        /**
+         * The engine answered the run: its journal is flushed (every event shown is stored or was retracted,
+         * and retractions cross at once), so the last commit's number, which may still wait to ride with
+         * events that will not come, is not waited for.
+         */
+        writesEnded() {
+            const stored = storedOf({ events: [], storedThrough: Number.MAX_SAFE_INTEGER });
+            if (stored.length) publishRunEvents(stored);
         },
     };
 }
@@ -294,6 +311,7 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     try {
         const bridge = runBridge(runId, target, routeModel(profile), controller.signal, observer, createResumedCommit(target, ticket.value.messageId));
         const result = await untilCrash(runId, engine.resumeRun(runId, proxy(bridge)));
+        if (result.ok || result.error.code !== 'run.interrupted') bridge.writesEnded();
         outcome = result.ok ? result.value : { runId, state: 'failed', messageId: target.messageId, error: { code: result.error.code, message: result.error.message } };
     } catch (error) {
         outcome = { runId, state: 'failed', messageId: target.messageId, error: { code: 'run.internal_error', message: error instanceof Error ? error.message : String(error) } };

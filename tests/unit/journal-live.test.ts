@@ -96,7 +96,15 @@ describe('event pump', () => {
 
         pump.stored(e(1));
         await Promise.resolve();
-        assert.deepEqual(updates[1], { events: [], storedThrough: 1 }, 'a commit alone sends only its number');
+        assert.deepEqual(stored[1], [e(1)], 'other tabs get the stored event at once');
+        assert.equal(updates.length, 1, 'a commit alone waits for events to ride with');
+        pump.appended(e(2));
+        await Promise.resolve();
+        assert.deepEqual(updates[1], { events: [e(2)], storedThrough: 1 }, 'and goes with the next ones');
+
+        pump.stored(e(2));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        assert.deepEqual(updates[2], { events: [], storedThrough: 2 }, 'or alone, a task later, when none come');
     });
 
     it('a retraction goes after what was already waiting, and before the events appended after it', async () => {
