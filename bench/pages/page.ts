@@ -4,8 +4,9 @@
 import { proxy, transfer, wrap } from 'comlink';
 import { createConversationStore } from '../../src/host/conversation-store';
 import { WRITER_PROFILE } from '../../src/contract/profile';
+import type { JournalEvent } from '../../src/contract/records';
 import type { RunInput } from '../../src/contract/run-input';
-import type { HostBridge, JournalUpdate } from '../../src/contract/wire';
+import type { HostBridge } from '../../src/contract/wire';
 import type { WorkerBench } from './worker-bench';
 
 const worker = wrap<WorkerBench>(new Worker(new URL('./worker-bench.js', import.meta.url), { type: 'module', name: 'bench' }));
@@ -104,8 +105,8 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
         async commit() {
             return { ok: true, value: { messageId: 2 } };
         },
-        onJournal(update: JournalUpdate) {
-            events += update.events.length;
+        onEvents(batch: JournalEvent[]) {
+            events += batch.length;
             deliveries += 1;
         },
     };

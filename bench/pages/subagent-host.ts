@@ -1,8 +1,9 @@
 // A host for sub-agent bench runs: answers the parent and its children by what each request offers (the
 // parent's offers agent_delegate, a child's offers task_return), children after `childDelayMs` as a slow
 // model would, the parent at once. Used inside the bench worker, so only the engine's own time is measured.
+import type { JournalEvent } from '../../src/contract/records';
 import type { ModelRequest } from '../../src/contract/model';
-import type { HostBridge, JournalUpdate } from '../../src/contract/wire';
+import type { HostBridge } from '../../src/contract/wire';
 
 export type SubagentScript = 'plain' | 'round' | 'parallel' | 'serial';
 
@@ -50,7 +51,7 @@ function parentTurns(script: SubagentScript): unknown[][] {
     }
 }
 
-export function subagentHost(script: SubagentScript, childDelayMs: number, onJournal: (update: JournalUpdate) => void = () => undefined): HostBridge & { childRequests: number } {
+export function subagentHost(script: SubagentScript, childDelayMs: number, onEvents: (batch: JournalEvent[]) => void = () => undefined): HostBridge & { childRequests: number } {
     const turns = parentTurns(script);
     let parentTurn = 0;
     const host = {
@@ -71,7 +72,7 @@ export function subagentHost(script: SubagentScript, childDelayMs: number, onJou
         async commit() {
             return { ok: true as const, value: { messageId: 2 } };
         },
-        onJournal,
+        onEvents,
     };
     return host;
 }

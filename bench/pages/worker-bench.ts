@@ -478,7 +478,7 @@ function instantHost(replies: unknown[]): HostBridge {
         async commit() {
             return { ok: true, value: { messageId: 2 } };
         },
-        onJournal() {},
+        onEvents() {},
     };
 }
 

@@ -5,10 +5,7 @@ import type { GenerationType, RunOutcome } from './run-input';
 /** What the page's run controller reports about the run it is driving (the panel's live timeline listens). */
 export interface RunObserver {
     onRunStart(runId: string, type: GenerationType): void;
-    /** Events as they are appended (shown at once; `onRetract` takes back any whose write failed). */
     onEvents(events: JournalEvent[]): void;
-    /** The events from `fromSeq` on were never stored (the run fails): drop what was shown of them. */
-    onRetract?(fromSeq: number): void;
     onRunEnd(outcome: RunOutcome): void;
     /** A streamed model call's progress so far (transient: never journaled); observers may ignore it. */
     onModelDelta?(delta: ModelStreamDelta): void;

@@ -44,19 +44,6 @@ export interface ToolInfo {
     readOnly: boolean;
 }
 
-/**
- * One burst of a run's journal for the page: its events the moment they are appended (shown at once, not
- * yet stored), how far the journal is stored, and, after a failed write, where its unstored tail was cut.
- */
-export interface JournalUpdate {
-    /** Dropped first: the events from this seq on were never stored (their numbers go to the next events). */
-    retractFrom?: number;
-    /** Newly appended events, in seq order. */
-    events: JournalEvent[];
-    /** Every event up to this seq is stored (absent: no write committed in this burst). */
-    storedThrough?: number;
-}
-
 /** What the engine asks of the main thread. Passed once per run as a comlink proxy. */
 export interface HostBridge {
     /** One model call through SillyTavern's backend; never throws, errors come back as data. */
@@ -70,8 +57,8 @@ export interface HostBridge {
      * the chat. Over MEMORY_MAX_BYTES nothing is written and the user is told. Test fakes may omit it.
      */
     attachMemory?(request: { runId: string; memory: MemoryPayload }): Promise<Result<{ stored: boolean; bytes: number }>>;
-    /** The run's journal as it grows, one burst at a time, in order (see JournalUpdate). */
-    onJournal(update: JournalUpdate): void;
+    /** Journal events as they are stored, in order. */
+    onEvents(events: JournalEvent[]): void;
     /** Runs another extension's tool on the page (asking the user first when told to); test fakes may omit it. */
     callExtTool?(request: ExtToolCallRequest): Promise<ExtToolCallReply>;
 }

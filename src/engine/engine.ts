@@ -105,15 +105,12 @@ export function createEngine(): EngineApi {
         );
     }
 
-    /**
-     * Events go to this tab's page as they are appended (the timeline shows a step in the next frame, not
-     * after its write), and to other tabs (read-only live view) over the live channel once stored.
-     */
+    /** Events go to this tab's page, and to other tabs (read-only live view) over the live channel. */
     function liveSink(host: HostBridge, chatKey: string) {
-        return createEventPump(
-            (update) => void host.onJournal(update),
-            (events) => live?.publish(chatKey, events),
-        );
+        return createEventPump((events) => {
+            void host.onEvents(events);
+            live?.publish(chatKey, events);
+        });
     }
 
     /** Whether a run of the chat other than `runId` is being worked on by some tab (lease or local). */

@@ -4,26 +4,13 @@ import type { RunStorage } from '../store/run-storage';
 import { storageFailure } from '../store/storage-failure';
 import type { AppendOptions, JournalWriter } from '../workspace/journal-writer';
 
-/**
- * Where a journal's events go: each one the moment it is appended (numbered, not yet stored: a viewer
- * shows it at once), and again once its write has committed (what scripts, other tabs and resume may rely on).
- */
-export interface JournalSink {
-    appended(event: JournalEvent): void;
-    stored(event: JournalEvent): void;
-    /**
-     * The write of the events from `fromSeq` on failed: they are not in the journal and never will be, and
-     * their numbers go to the next events (the run's failure). A viewer drops what it showed of them.
-     */
-    retracted(fromSeq: number): void;
-}
-
-/** A sink of stored events only (a bare function), or one that also sees appends and retractions. */
-export type EventSink = ((event: JournalEvent) => void) | JournalSink;
+export type EventSink = (event: JournalEvent) => void;
 
 interface Queued {
-    event: JournalEvent;
+    type: EventType;
+    payload: unknown;
     attachments: EventAttachments | undefined;
+    at: number;
     resolve(event: JournalEvent): void;
     reject(error: unknown): void;
     /** Resolves once the write holding this event has ended, whichever way. */
@@ -31,10 +18,8 @@ interface Queued {
 }
 
 /**
- * Append-only journal of one run. Each event is stored before anything depends on it; it is shown (pushed
- * to the sink's `appended`) the moment it is appended, and confirmed (`stored`) once its write commits. A
- * failed append ends the run: a step that is not journaled did not happen, so the events of a failed write,
- * and all appended after them, are retracted and their numbers handed to the next event.
+ * Append-only journal of one run. Each event is stored before anything depends on it, then pushed to the
+ * main thread. A failed append ends the run: a step that is not journaled did not happen.
  *
  * Group commit: events queued while a write is in flight, and deferred events (`{ defer: true }`: steps
  * nothing acts on until the next event, such as a model response before its first call's start), go
@@ -48,9 +33,7 @@ interface Queued {
  * Writes land in order, each whole, so a cut leaves a prefix of the journal that resume can replay.
  */
 export class Journal implements JournalWriter {
-    /** The number of the next event appended. */
     private seq: number;
-    private readonly sink: JournalSink;
     private queue: Queued[] = [];
     /** How many queued events someone waits for: a write starts at once for them. */
     private urgent = 0;
@@ -63,17 +46,16 @@ export class Journal implements JournalWriter {
     constructor(
         readonly runId: string,
         private readonly storage: RunStorage,
-        sink: EventSink,
+        private readonly sink: EventSink,
         private readonly now: () => number = Date.now,
         startSeq = 0,
     ) {
         this.seq = startSeq;
-        this.sink = typeof sink === 'function' ? { appended() {}, stored: sink, retracted() {} } : sink;
     }
 
     /**
-     * Numbers the event and shows it, then stores it (with the records it describes, in one transaction).
-     * Appends land in call order with gapless seq, even when sub-agents append at once.
+     * Stores the event (with the records it describes, in one transaction), then pushes it. Appends land in
+     * call order with gapless seq, even when sub-agents append at once.
      */
     append<T extends EventType>(type: T, payload: EventPayloads[T], attachments?: EventAttachments, options?: AppendOptions): Promise<JournalEvent> {
         if (this.lostDeferred !== null) {
@@ -83,10 +65,8 @@ export class Journal implements JournalWriter {
         }
         const defer = options?.defer === true;
         let entry!: Queued;
-        const event: JournalEvent = { v: RECORD_VERSION, runId: this.runId, seq: this.seq, at: this.now(), type, payload: payload as JournalEvent['payload'] };
-        this.seq += 1;
         const done = new Promise<JournalEvent>((resolve, reject) => {
-            entry = { event, attachments, resolve, reject, settled: Promise.resolve() };
+            entry = { type, payload, attachments, at: this.now(), resolve, reject, settled: Promise.resolve() };
         });
         entry.settled = done.catch(() => undefined);
         this.queue.push(entry);
@@ -100,7 +80,6 @@ export class Journal implements JournalWriter {
         } else {
             this.urgent += 1;
         }
-        this.sink.appended(event);
         this.pump();
         return done;
     }
@@ -138,29 +117,23 @@ export class Journal implements JournalWriter {
     }
 
     private async write(batch: Queued[], waited: boolean): Promise<void> {
+        const first = this.seq;
+        const events = batch.map(
+            (entry, index): JournalEvent => ({ v: RECORD_VERSION, runId: this.runId, seq: first + index, at: entry.at, type: entry.type, payload: entry.payload as JournalEvent['payload'] }),
+        );
         try {
-            await this.storage.appendEvents(batch.map(({ event, attachments }) => ({ event, ...(attachments ? { attachments } : {}) })));
+            await this.storage.appendEvents(events.map((event, index) => ({ event, ...(batch[index]!.attachments ? { attachments: batch[index]!.attachments } : {}) })));
         } catch (error) {
+            // seq does not move: the next event (the run's failure) takes the first unwritten number.
             const failure = storageFailure(error);
-            // Events queued behind the failed ones cannot follow a hole: they fail with them, and the numbers
-            // from the first unwritten one go to the next event (the run's failure).
-            const failed = [...batch, ...this.queue.splice(0)];
-            const someoneWaits = waited || this.urgent > 0;
-            this.urgent = 0;
-            this.flushDue = false;
-            if (this.flushTimer !== null) {
-                clearTimeout(this.flushTimer);
-                this.flushTimer = null;
-            }
-            if (!someoneWaits) this.lostDeferred = failure;
-            this.seq = batch[0]!.event.seq;
-            this.sink.retracted(this.seq);
-            for (const entry of failed) entry.reject(failure);
+            if (!waited) this.lostDeferred = failure;
+            for (const entry of batch) entry.reject(failure);
             return;
         }
-        for (const entry of batch) {
-            this.sink.stored(entry.event);
-            entry.resolve(entry.event);
-        }
+        this.seq = first + batch.length;
+        events.forEach((event, index) => {
+            this.sink(event);
+            batch[index]!.resolve(event);
+        });
     }
 }

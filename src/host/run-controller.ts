@@ -20,7 +20,6 @@ import { createResumedCommit, findCommitted } from './find-committed';
 import { sameChat } from './snapshot';
 import type { GenerateInterceptor } from './interceptor';
 import { publishRunEvents } from './run-events';
-import { createStoredGate } from './stored-gate';
 import { prepareRunGenerationParameters } from './generation-parameters';
 import { callExtTool, dropExtToolApprovals, registeredExtTools } from './ext-tools';
 
@@ -136,7 +135,6 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
         const bridge = runBridge(runId, target, route, controller.signal, observer, (request) => commitToChat(target, request));
         const result = await untilCrash(runId, engine.startRun(input, proxy(bridge)));
-        if (result.ok || result.error.code !== 'run.interrupted') bridge.writesEnded();
         outcome = result.ok
             ? result.value
             : { runId, state: 'failed', messageId: null, error: { code: result.error.code, message: result.error.message } };
@@ -164,40 +162,19 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
  * the run's route, streamed deltas to the panel, the chat through `commit`, extension tools, and the run's
  * events to the panel and to API subscribers.
  */
-function runBridge(
-    runId: string,
-    target: CommitTarget,
-    route: ReturnType<typeof routeModel>,
-    signal: AbortSignal,
-    observer: RunObserver,
-    commit: HostBridge['commit'],
-): HostBridge & { writesEnded(): void } {
+function runBridge(runId: string, target: CommitTarget, route: ReturnType<typeof routeModel>, signal: AbortSignal, observer: RunObserver, commit: HostBridge['commit']): HostBridge {
     const models = createModelRequests(route, signal, (delta) => observer.onModelDelta?.(delta));
-    const storedOf = createStoredGate();
     return {
         requestModel: models.requestModel,
         abortModelRequest: models.abortModelRequest,
         commit,
         attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
         callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
-        onJournal: (update) => {
-            // The timeline shows steps as they are appended; the run's state and scripts see what is stored.
-            if (update.retractFrom !== undefined) observer.onRetract?.(update.retractFrom);
-            if (update.events.length) observer.onEvents(update.events);
-            const stored = storedOf(update);
-            if (stored.length === 0) return;
-            const last = stored.findLast((event) => event.type === 'run-state');
+        onEvents: (events) => {
+            const last = [...events].reverse().find((event) => event.type === 'run-state');
             if (active && active.runId === runId && last) active.state = (last.payload as { to: string }).to;
-            publishRunEvents(stored);
-        },
-        /**
-         * The engine answered the run: its journal is flushed (every event shown is stored or was retracted,
-         * and retractions cross at once), so the last commit's number, which may still wait to ride with
-         * events that will not come, is not waited for.
-         */
-        writesEnded() {
-            const stored = storedOf({ events: [], storedThrough: Number.MAX_SAFE_INTEGER });
-            if (stored.length) publishRunEvents(stored);
+            observer.onEvents(events);
+            publishRunEvents(events);
         },
     };
 }
@@ -311,7 +288,6 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     try {
         const bridge = runBridge(runId, target, routeModel(profile), controller.signal, observer, createResumedCommit(target, ticket.value.messageId));
         const result = await untilCrash(runId, engine.resumeRun(runId, proxy(bridge)));
-        if (result.ok || result.error.code !== 'run.interrupted') bridge.writesEnded();
         outcome = result.ok ? result.value : { runId, state: 'failed', messageId: target.messageId, error: { code: result.error.code, message: result.error.message } };
     } catch (error) {
         outcome = { runId, state: 'failed', messageId: target.messageId, error: { code: 'run.internal_error', message: error instanceof Error ? error.message : String(error) } };

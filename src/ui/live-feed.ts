@@ -1,6 +1,6 @@
 import type { JournalEvent } from '../contract/records';
 import type { RunObserver } from '../contract/run-observer';
-import { appendLive, endLive, retractLive, startLive } from './timeline/run-store';
+import { appendLive, endLive, startLive } from './timeline/run-store';
 import { clearModelDeltas, settleModelDeltas, showModelDelta } from './timeline/streaming-turn';
 
 /**
@@ -39,11 +39,6 @@ export function createLiveFeed(onChange: () => void): RunObserver {
             if (frame) return;
             flush();
             frame = requestAnimationFrame(onFrame);
-        },
-        onRetract(fromSeq) {
-            // Events already waiting for the frame go first, so the retraction cuts them too.
-            if (pending.length) flush();
-            retractLive(fromSeq);
         },
         onModelDelta(delta) {
             showModelDelta(delta);

@@ -61,29 +61,3 @@ test('the first batch after a quiet frame shows at once; batches before the next
         'every event once, in order',
     );
 });
-
-test('a retraction rebuilds the live timeline from what storage holds; the event that takes the cut number shows after it', async () => {
-    // Storage holds e0 and e1; the page was shown e2 and e3 too, whose write then failed.
-    provideServices({
-        chat: { open: () => null },
-        engine: async () => ({
-            listRuns: async () => ({ ok: true, value: [] }),
-            readEvents: async () => ({ ok: true, value: [note(0), note(1)] }),
-        }),
-    } as unknown as PanelServices);
-    const frames = fakeFrames();
-    const feed = createLiveFeed(() => undefined);
-    feed.onRunStart('r1', 'normal');
-    feed.onEvents([note(0), note(1), note(2)]);
-    feed.onEvents([note(3)]); // waits for the frame
-    feed.onRetract!(2);
-    const failure: JournalEvent = { v: 1, runId: 'r1', seq: 2, at: 2000, type: 'run-fail', payload: { code: 'store.write_failed', message: 'disk I/O error', detail: null } };
-    feed.onEvents([failure]);
-    await new Promise((resolve) => setImmediate(resolve));
-    frames.frame();
-    await new Promise((resolve) => setImmediate(resolve));
-    const rows = viewedRun.value?.model.rows ?? [];
-    assert.deepEqual(rows.map((row) => row.key), ['e0', 'e1', 'e2']);
-    assert.equal(rows.at(-1)?.eventType, 'run-fail', 'seq 2 is now the failure, not the retracted step');
-    assert.equal(viewedRun.value?.model.summary.events, 3);
-});

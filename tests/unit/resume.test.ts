@@ -96,7 +96,7 @@ describe('one writer per chat', () => {
         const watching = { ...storage, async putRun(record: Parameters<typeof storage.putRun>[0]) { leases.push(record.lease); return storage.putRun(record); } };
         const outcome = await runAgent(reliabilityInput(), {
             storage: watching,
-            host: { requestModel: async () => ({ ok: false, status: 500, message: 'no model', aborted: false }), commit: async () => ({ ok: false, error: { code: 'host.commit_failed', message: 'x', detail: null } }) as never, onJournal() {} },
+            host: { requestModel: async () => ({ ok: false, status: 500, message: 'no model', aborted: false }), commit: async () => ({ ok: false, error: { code: 'host.commit_failed', message: 'x', detail: null } }) as never, onEvents() {} },
             tools: [],
             sink: () => undefined,
             signal: new AbortController().signal,

@@ -29,7 +29,7 @@ async function finishedRun(storage: RunStorage, runId = 'run-1'): Promise<void> 
     ];
     const outcome = await runAgent(sampleRunInput({ runId }), {
         storage,
-        host: { requestModel: async () => script.shift()!, commit: async () => ok({ messageId: 3 }), onJournal: () => undefined },
+        host: { requestModel: async () => script.shift()!, commit: async () => ok({ messageId: 3 }), onEvents: () => undefined },
         tools: ALL_TOOLS,
         sink: () => undefined,
         signal: new AbortController().signal,

@@ -191,7 +191,7 @@ describe('the safety net around tools', () => {
                     return typeof step === 'function' ? step(request) : step;
                 },
                 commit: async () => ({ ok: true, value: { messageId: 1 } }),
-                onJournal() {},
+                onEvents() {},
             },
         });
         assert.equal(outcome.state, 'completed');

@@ -42,7 +42,7 @@ async function scripted(storage: RunStorage, script: ModelReply[], opts: { runId
                 return script.shift() ?? toolTurn(['workspace_write_file', { path: 'output/main.md', content: 'Done.' }], ['workspace_commit', {}], ['workspace_finish', {}]);
             },
             commit: async () => ok({ messageId: 3 }),
-            onJournal: () => undefined,
+            onEvents: () => undefined,
         },
         tools: opts.tools ?? ALL_TOOLS,
         sink: () => undefined,

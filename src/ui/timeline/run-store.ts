@@ -146,33 +146,6 @@ export function appendLive(events: readonly JournalEvent[]): void {
     if (viewedRun.value === target) bump();
 }
 
-/**
- * A write of the live run failed: the events from `fromSeq` on were shown but never stored. The timeline
- * starts again from what storage holds, and the events after the cut (the run's failure, which takes the
- * cut's number) wait for that read, as a backfill's do.
- */
-export function retractLive(fromSeq: number): void {
-    if (!live) return;
-    const previous = live;
-    const { runId, summary } = previous.model;
-    const model = new TimelineModel(runId);
-    model.summary = { ...model.summary, state: summary.state, generationType: summary.generationType, startedAt: summary.startedAt };
-    const next: ViewedRun = { model, source: 'live' };
-    live = next;
-    liveBackfill = (liveBackfill ?? Promise.resolve())
-        .then(() => services().engine())
-        .then((engine) => engine.readEvents(runId, 0))
-        .then((stored) => {
-            if (stored.ok) model.apply(stored.value.filter((event) => event.seq < fromSeq));
-        })
-        .catch(() => undefined)
-        .then(() => {
-            setProgress(progressOf(model));
-            if (viewedRun.value === next) bump();
-        });
-    if (viewedRun.value === previous) show(next);
-}
-
 export function endLive(outcome: RunOutcome): void {
     if (liveBackfill !== null) {
         const pending = liveBackfill;
