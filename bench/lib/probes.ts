@@ -107,7 +107,7 @@ export interface LatencyProbeResult {
 }
 
 /**
- * Watches the journal events reaching the page (the comlink calls of the run's host bridge: `onJournal`)
+ * Watches the journal events reaching the page (the comlink calls of the run's host bridge: `onEvents`)
  * and the timeline rows they change: a row counts as painted at the first task after the frame in which
  * it was added or its `data-event-type` changed (MutationObserver → MessageChannel post).
  */
@@ -145,8 +145,8 @@ export function installLatencyProbe(rootSelector: string): void {
                 const inner = listener as (event: MessageEvent) => unknown;
                 const wrapped = function (this: unknown, event: MessageEvent) {
                     const data = event.data as { type?: string; path?: string[]; argumentList?: Array<{ value?: unknown }> } | null;
-                    if (data && data.type === 'APPLY' && Array.isArray(data.path) && data.path[0] === 'onJournal') {
-                        const batch = (data.argumentList?.[0]?.value as { events?: unknown } | undefined)?.events;
+                    if (data && data.type === 'APPLY' && Array.isArray(data.path) && data.path[0] === 'onEvents') {
+                        const batch = data.argumentList?.[0]?.value;
                         const now = performance.now();
                         const target = (globalThis as unknown as { __benchLatency?: { received: ReceivedEvent[] } }).__benchLatency;
                         if (Array.isArray(batch) && target) {

@@ -191,6 +191,18 @@ async function traceOf(cdp: CDPSession, action: () => Promise<void>): Promise<Tr
     return Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
 }
 
+/** "process/thread" names by "pid:tid", from the trace's metadata events. */
+function threadNames(events: TraceEvent[]): Map<string, string> {
+    const threadName = new Map<string, string>();
+    const processName = new Map<number, string>();
+    for (const e of events) {
+        if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, String(e.args?.name ?? ''));
+        if (e.ph === 'M' && e.name === 'process_name') processName.set(e.pid, String(e.args?.name ?? ''));
+    }
+    for (const [key, name] of threadName) threadName.set(key, `${processName.get(Number(key.split(':')[0])) ?? '?'}/${name}`);
+    return threadName;
+}
+
 /**
  * Self time by event name per thread, within [from, to) µs: complete events ('X', and B/E pairs) nested by
  * time on their thread, each counting its duration minus its children's.
@@ -259,13 +271,7 @@ async function traceScroll(cdp: CDPSession, scroll: () => Promise<{ intervals: n
         result = await scroll();
     });
     const profile = js ? ((await cdp.send('Profiler.stop')) as unknown as { profile: Profile }).profile : null;
-    const threadName = new Map<string, string>();
-    const processName = new Map<number, string>();
-    for (const e of events) {
-        if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, String(e.args?.name ?? ''));
-        if (e.ph === 'M' && e.name === 'process_name') processName.set(e.pid, String(e.args?.name ?? ''));
-    }
-    for (const [key, name] of threadName) threadName.set(key, `${processName.get(Number(key.split(':')[0])) ?? '?'}/${name}`);
+    const threadName = threadNames(events);
     const mark = events.find((e) => e.name === 'bench-clock' && e.cat.includes('blink.user_timing'));
     if (!mark) return console.log('(no bench-clock mark in the trace)');
     const offset = mark.ts - markAt * 1000;
@@ -345,13 +351,7 @@ async function main(): Promise<void> {
             const events = await traceOf(cdp, async () => {
                 await action();
             });
-            const threadName = new Map<string, string>();
-            const processName = new Map<number, string>();
-            for (const e of events) {
-                if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, String(e.args?.name ?? ''));
-                if (e.ph === 'M' && e.name === 'process_name') processName.set(e.pid, String(e.args?.name ?? ''));
-            }
-            for (const [key, name] of threadName) threadName.set(key, `${processName.get(Number(key.split(':')[0])) ?? '?'}/${name}`);
+            const threadName = threadNames(events);
             let from = Infinity;
             let to = -Infinity;
             for (const e of events) {
