@@ -46,6 +46,16 @@ function rowKeyOf(event: ReceivedEvent, lastModelRequest: number | null): string
     }
 }
 
+/**
+ * From `at` (Date.now() in the worker) to `paintedAt` (the page's clock): the time, and the animation frames
+ * begun in between (1 = painted in the very next frame). `at` is truncated to the millisecond: the append
+ * happened within [at, at + 1).
+ */
+function paintOf(probe: LatencyProbeResult, at: number, paintedAt: number): { ms: number; frames: number } {
+    const appendedAt = at - probe.clockOffset;
+    return { ms: paintedAt + probe.clockOffset - at, frames: probe.frames.filter((t) => t > appendedAt + 0.5 && t <= paintedAt).length };
+}
+
 function latencies(probe: LatencyProbeResult): Latency[] {
     const byRow = new Map<string, Array<{ rank: number; paintedAt: number }>>();
     for (const o of probe.observed) {
@@ -65,16 +75,15 @@ function latencies(probe: LatencyProbeResult): Latency[] {
         const rank = RANK[event.type]!;
         const painted = (byRow.get(key) ?? []).filter((o) => o.rank >= rank && o.paintedAt + probe.clockOffset >= event.at - 1).map((o) => o.paintedAt);
         const first = painted.length ? Math.min(...painted) : null;
-        const appendedAt = event.at - probe.clockOffset;
+        const paint = first === null ? null : paintOf(probe, event.at, first);
         out.push({
             seq: event.seq,
             type: event.type,
             name: event.name,
             round: event.round,
             arrivalMs: event.receivedAt + probe.clockOffset - event.at,
-            paintMs: first === null ? null : first + probe.clockOffset - event.at,
-            // event.at is truncated to the millisecond: the append happened within [at, at + 1).
-            frames: first === null ? null : probe.frames.filter((t) => t > appendedAt + 0.5 && t <= first).length,
+            paintMs: paint?.ms ?? null,
+            frames: paint?.frames ?? null,
         });
     }
     return out;
@@ -122,9 +131,9 @@ async function measureFloor(page: Page, count: number, spacingMs: number) {
     for (const sample of samples) {
         const painted = paintedAt.get(sample.key);
         if (painted === undefined) continue;
-        paints.push(painted + probe.clockOffset - sample.at);
-        const appendedAt = sample.at - probe.clockOffset;
-        frames.push(probe.frames.filter((t) => t > appendedAt + 0.5 && t <= painted).length);
+        const paint = paintOf(probe, sample.at, painted);
+        paints.push(paint.ms);
+        frames.push(paint.frames);
     }
     return { count: samples.length, painted: paints.length, p50: percentile(paints, 50), p95: percentile(paints, 95), framesP95: percentile(frames, 95) };
 }
