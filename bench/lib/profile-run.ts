@@ -3,6 +3,7 @@
 // as figure 6 measures it) with the CDP sampling profiler on and
 // prints where the page's main thread spent its time (self and inclusive, by function), and the long
 // animation frames with their scripts. Build dist/ unminified (`MINIFY=0 npm run build`, never committed) to read names.
+// `open` profiles opening the 5,000-event run three times; `open-trace` traces one open, by thread.
 // `burst-trace` and `stream-trace` record a Chromium trace of the turn and print where each thread spent it.
 // `scroll` profiles scrolling the 5,000-event timeline; `scroll-trace` records a Chromium trace of it
 // (`floor-trace`: of the panel scrolled over an empty box in its place, the floor) instead and prints, for the whole scroll and for each frame over 33 ms, where every thread of the
@@ -324,6 +325,55 @@ async function main(): Promise<void> {
         const tavern = await shared.tavern();
         const { page, close } = await openAgentPage(tavern);
         let action: () => Promise<unknown>;
+        if (mode === 'open' || mode === 'open-trace') {
+            // Where opening the 5,000-event run spends its time, by thread (the worker's read included).
+            await page.evaluate(() => {
+                const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;
+                if (details) details.open = true;
+            });
+            const small = await importRun(page, 'short-run.json', syntheticRunExport(40, 'bench-short-run').text);
+            const big = await importRun(page, 'long-run.json', syntheticRunExport(5000, 'bench-long-run').text);
+            for (let i = 0; i < 2; i++) {
+                await timeOpen(page, small);
+                await timeOpen(page, big);
+            }
+            await timeOpen(page, small);
+            await page.waitForTimeout(300);
+            const cdp: CDPSession = await page.context().newCDPSession(page);
+            if (mode === 'open') {
+                // The page's functions over three opens of the big run (the worker's read is not in this profile).
+                await cdp.send('Profiler.enable');
+                await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+                await cdp.send('Profiler.start');
+                const opens: number[] = [];
+                for (let i = 0; i < 3; i++) {
+                    opens.push(await timeOpen(page, big));
+                    await timeOpen(page, small);
+                }
+                const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+                console.log(`opens: ${opens.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+                summarise(profile);
+                await close();
+                return;
+            }
+            let took = 0;
+            const events = await traceOf(cdp, async () => {
+                took = await timeOpen(page, big);
+            });
+            const threadName = threadNames(events);
+            let from = Infinity;
+            let to = -Infinity;
+            for (const e of events) {
+                if (e.name !== 'EventDispatch' && e.name !== 'FunctionCall' && e.name !== 'RunTask') continue;
+                if (threadName.get(`${e.pid}:${e.tid}`) === undefined) continue;
+                from = Math.min(from, e.ts);
+                to = Math.max(to, e.ts + (e.dur ?? 0));
+            }
+            console.log(`open: ${took.toFixed(0)} ms`);
+            printSelfTimes(`open-trace (${((to - from) / 1000).toFixed(0)} ms of tasks), self CPU time by thread`, selfTimes(events, threadName, from, to + 1), 20);
+            await close();
+            return;
+        }
         if (mode === 'scroll' || mode === 'scroll-trace' || mode === 'floor-trace') {
             await page.evaluate(() => {
                 const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;

@@ -113,6 +113,25 @@ describe('the stored journal format', () => {
         db.close();
     });
 
+    it('a whole run written at once (an import) is stored as groups of consecutive events, read as one journal', async () => {
+        const db = await openTavernAgentDb(handle());
+        const storage = createIdbRunStorage(db);
+        // Out of order on purpose: the groups still hold consecutive seqs.
+        const events = [...Array(200).keys()].map((seq) => event('run-1', seq)).reverse();
+        await storage.putWholeRun(run('run-1'), events, [file('run-1', 'tool-results/c1.json')], [checkpoint('run-1', 3)]);
+        const stored = await records(db, 'run-1');
+        assert.deepEqual(stored.map((r) => (isEventGroup(r) ? `${r.seq}+${r.group.length}` : `event@${r.seq}`)), ['0+64', '64+64', '128+64', '192+8']);
+        assert.deepEqual((await storage.listEvents('run-1')).map((e) => e.seq), [...Array(200).keys()]);
+        assert.deepEqual((await storage.listEvents('run-1', 100)).map((e) => e.seq), [...Array(100).keys()].map((k) => k + 100));
+        assert.deepEqual(await storage.listEvents('run-1', 200), []);
+        assert.equal((await storage.getFile('run-1', 'tool-results/c1.json'))?.content, 'text of tool-results/c1.json');
+        // Its seqs are taken: a later write over them is refused, as after a journal write.
+        await assert.rejects(storage.appendEvents([{ event: event('run-1', 150) }]), { name: 'ConstraintError' });
+        await storage.deleteRun('run-1');
+        assert.deepEqual(await records(db, 'run-1'), []);
+        db.close();
+    });
+
     it('a version 3 database upgrades in place: its runs read as before, and new writes follow them', async () => {
         const name = handle();
         const old = await openVersion3(name);
