@@ -12,7 +12,7 @@ const artifacts = path.join(REPO_ROOT, 'test-results');
 
 before(async () => {
     // Nothing is linked: the extension arrives the way users get it, as a clone of the committed repository.
-    session = await startTavernSession({ link: false });
+    session = await startTavernSession({ link: false, builtIns: 'all' });
     git = await serveGitRepository({ sourceDir: REPO_ROOT, name: 'tavern-agent' });
     mkdirSync(artifacts, { recursive: true });
 });

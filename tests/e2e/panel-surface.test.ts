@@ -18,7 +18,7 @@ let session: TavernSession;
 
 before(async () => {
     mkdirSync(artifacts, { recursive: true });
-    session = await startTavernSession();
+    session = await startTavernSession({ builtIns: 'all' });
 });
 
 after(async () => {

@@ -28,6 +28,7 @@ before(async () => {
     st = await startSillyTavern({
         modelUrl: mock.url,
         linkExtensions: [{ folder: LINKED_FOLDER, dir: REPO_ROOT }],
+        builtInExtensions: 'lean',
         patchSettings(settings) {
             settings.main_api = 'textgenerationwebui';
             settings.textgenerationwebui_settings ??= {};

@@ -20,8 +20,10 @@ export interface TavernSession {
 /**
  * One mock model, one SillyTavern and one Chromium for a test file. `link` installs the working tree as the
  * extension (fast, for behaviour tests); the install test uses SillyTavern's own installer instead.
+ * `builtIns: 'all'` keeps every built-in extension, as a user has them (the install and the panel's look);
+ * behaviour tests run without the ones nothing here touches, so each page load costs less.
  */
-export async function startTavernSession(opts: { source?: ModelSource; link?: boolean } = {}): Promise<TavernSession> {
+export async function startTavernSession(opts: { source?: ModelSource; link?: boolean; builtIns?: 'all' | 'lean' } = {}): Promise<TavernSession> {
     const mock = await startMockModel();
     let st: SillyTavernServer | undefined;
     let browser: Browser | undefined;
@@ -30,6 +32,7 @@ export async function startTavernSession(opts: { source?: ModelSource; link?: bo
             modelUrl: mock.url,
             source: opts.source ?? 'custom',
             linkExtensions: opts.link === false ? [] : [{ folder: LINKED_FOLDER, dir: REPO_ROOT }],
+            builtInExtensions: opts.builtIns ?? 'lean',
         });
         browser = await launchBrowser();
     } catch (error) {
