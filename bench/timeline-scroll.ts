@@ -13,6 +13,14 @@ const SCROLL_STEP_PX = 400;
 const MAX_SCROLL_FRAMES = 400;
 const EXTENSION_PATH = `/scripts/extensions/third-party/${LINKED_FOLDER}/`;
 
+/** Opens the panel's history list, where the runs to open and the import input are. */
+export async function openHistoryList(page: Page): Promise<void> {
+    await page.evaluate(() => {
+        const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;
+        if (details) details.open = true;
+    });
+}
+
 /** Imports a run export through the timeline's own "Import a run" input; returns the new run's id. */
 export async function importRun(page: Page, name: string, text: string): Promise<string> {
     const before = await page.evaluate(() => Array.from(document.querySelectorAll('[data-history-run]')).map((e) => e.getAttribute('data-history-run')));
@@ -155,10 +163,7 @@ export const timelineScroll: Benchmark = {
             if (!ready) return { figures: [], details: {}, notes: [], skipped: 'the timeline has no run import (#tavern_agent_run_import) to load a 5,000-event run with yet' };
             const big = syntheticRunExport(EVENTS, 'bench-long-run');
             const small = syntheticRunExport(40, 'bench-short-run');
-            await page.evaluate(() => {
-                const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;
-                if (details) details.open = true;
-            });
+            await openHistoryList(page);
             const bigId = await importRun(page, 'long-run.json', big.text);
             const smallId = await importRun(page, 'short-run.json', small.text);
             const opens: number[] = [];

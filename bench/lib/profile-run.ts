@@ -14,7 +14,7 @@ import { openAgentPage, sendAndWait } from './agent-page';
 import { collectFrameProbe, installFrameProbe } from './probes';
 import { Shared } from './shared';
 import { syntheticRunExport } from './synthetic-run';
-import { importRun, scrollFloor, scrollThrough, timeOpen } from '../timeline-scroll';
+import { importRun, openHistoryList, scrollFloor, scrollThrough, timeOpen } from '../timeline-scroll';
 
 interface ProfileNode {
     id: number;
@@ -327,10 +327,7 @@ async function main(): Promise<void> {
         let action: () => Promise<unknown>;
         if (mode === 'open' || mode === 'open-trace') {
             // Where opening the 5,000-event run spends its time, by thread (the worker's read included).
-            await page.evaluate(() => {
-                const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;
-                if (details) details.open = true;
-            });
+            await openHistoryList(page);
             const small = await importRun(page, 'short-run.json', syntheticRunExport(40, 'bench-short-run').text);
             const big = await importRun(page, 'long-run.json', syntheticRunExport(5000, 'bench-long-run').text);
             for (let i = 0; i < 2; i++) {
@@ -375,10 +372,7 @@ async function main(): Promise<void> {
             return;
         }
         if (mode === 'scroll' || mode === 'scroll-trace' || mode === 'floor-trace') {
-            await page.evaluate(() => {
-                const details = document.querySelector('#tavern_agent_panel_root details.tavern-agent__history') as HTMLDetailsElement | null;
-                if (details) details.open = true;
-            });
+            await openHistoryList(page);
             const id = await importRun(page, 'long-run.json', syntheticRunExport(5000, 'bench-long-run').text);
             await timeOpen(page, id);
             await page.waitForTimeout(300);
