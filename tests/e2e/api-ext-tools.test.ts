@@ -18,7 +18,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
-    page = await openAgentChat(session);
+    page = await openAgentChat(session, { reuse: true });
     // Another extension's tools, registered the way extensions do: one offered, one whose shouldRegister says no.
     // As a string: the test's TypeScript transform would wrap these functions in a helper the page lacks.
     await page.evaluate(`(() => {
@@ -69,7 +69,6 @@ test('the profile editor lists the registered tools that shouldRegister offers',
     assert.equal(await fields.locator('[data-ext-tool="HiddenTool"]').count(), 0);
     assert.equal(await fields.locator('[data-ext-tool="GetWeather"] input').isChecked(), false, 'not allowed by default');
     assert.equal(await fields.locator('[data-testid="ext-tool-ask"]').isChecked(), false);
-    await page.context().close();
 });
 
 test('an extension tool is not offered by default', async () => {
@@ -77,7 +76,6 @@ test('an extension tool is not offered by default', async () => {
     await sendMessage(page, 'Hello.');
     const [first] = session.mock.generations();
     assert.ok(!offeredTools(first!).some((name) => name.startsWith('ext_')), 'no ext tool without the profile naming it');
-    await page.context().close();
 });
 
 test('allowed, it is offered (shouldRegister respected), gets the arguments, and its result reaches the model, not the chat', async () => {
@@ -94,7 +92,6 @@ test('allowed, it is offered (shouldRegister respected), gets the arguments, and
     const after = await chatLines(page);
     assert.equal(after.length, before.length + 2, 'the user message and one reply: no tool message');
     assert.equal(after.at(-1)!.mes, 'Done.');
-    await page.context().close();
 });
 
 test('with "ask before each call", Deny in the timeline answers tool.denied_by_user and the tool never runs', async () => {
@@ -111,5 +108,4 @@ test('with "ask before each call", Deny in the timeline answers tool.denied_by_u
     assert.match(toolResults(second!).find((r) => r.name === 'ext_GetWeather')?.content ?? '', /tool\.denied_by_user/);
     assert.deepEqual(await weatherCalls(), []);
     assert.equal(await approval.count(), 0, 'the question is gone');
-    await page.context().close();
 });

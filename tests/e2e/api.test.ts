@@ -16,7 +16,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
-    page = await openAgentChat(session, { panel: false });
+    page = await openAgentChat(session, { panel: false, reuse: true });
 });
 
 interface Seen {
@@ -73,7 +73,6 @@ test('/agent run runs a background agent and returns its summary to the pipe; no
     const files = await page.evaluate((id) => globalThis.TavernAgent!.files(id), runId);
     assert.ok(files.includes('summaries/summary.md'));
     assert.equal(await page.evaluate((id) => globalThis.TavernAgent!.readFile(id, 'summaries/summary.md'), runId), 'Seraphina guards the glade.');
-    await page.context().close();
 });
 
 test('subscribe from 0 after a run replays exactly its journal; events() pages it with fromSeq inclusive', async () => {
@@ -92,7 +91,6 @@ test('subscribe from 0 after a run replays exactly its journal; events() pages i
     assert.deepEqual(replay, journal, 'a replay after the end is the journal');
     const page2 = await page.evaluate((id) => globalThis.TavernAgent!.events(id, { fromSeq: 3, limit: 2 }), runId);
     assert.deepEqual(page2, journal.slice(3, 5));
-    await page.context().close();
 });
 
 test('a subscriber that joins mid-run misses nothing and sees nothing twice', async () => {
@@ -109,7 +107,6 @@ test('a subscriber that joins mid-run misses nothing and sees nothing twice', as
     assert.ok(journal.length > 10);
     assert.deepEqual(fromZero, journal);
     assert.deepEqual(fromTwo, journal.slice(2));
-    await page.context().close();
 });
 
 test('run() refuses a second run while one is going on, and cancel() stops it', async () => {
@@ -128,5 +125,4 @@ test('run() refuses a second run while one is going on, and cancel() stops it', 
     await page.waitForFunction(() => !globalThis.TavernAgent!.status().run, undefined, { timeout: 10_000, polling: 50 });
     const resume = await page.evaluate((id) => globalThis.TavernAgent!.resume(id).then(() => 'resumed', (error: Error) => error.message), runId);
     assert.match(resume, /cancelled; only an interrupted run can be resumed\. \(run\.not_resumable\)/, 'a cancelled run is not resumed');
-    await page.context().close();
 });

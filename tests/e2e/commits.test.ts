@@ -24,7 +24,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
-    page = await openAgentChat(session);
+    page = await openAgentChat(session, { reuse: true });
 });
 
 /** A gate the test opens: the mock holds its answer until then, so the test acts mid-run without a timer. */
@@ -110,7 +110,6 @@ test("a deletion regex made in SillyTavern's Regex extension strips <think> from
         const settings = SillyTavern!.getContext().extensionSettings as { regex?: Array<{ id: string }> };
         settings.regex = (settings.regex ?? []).filter((script) => script.id !== 'e2e-strip-think');
     });
-    await page.context().close();
 });
 
 test('MESSAGE_RECEIVED and CHARACTER_MESSAGE_RENDERED fire once per agent reply with its id, edit events for an append, and once for a swipe run', async () => {
@@ -145,7 +144,6 @@ test('MESSAGE_RECEIVED and CHARACTER_MESSAGE_RENDERED fire once per agent reply 
     const swiped = (await chatLines(page)).at(-1)!;
     assert.equal(swiped.swipes?.length, 2);
     assert.equal(swiped.swipeId, 1);
-    await page.context().close();
 });
 
 test("a replace commit over the user's edit is refused: the edit stays, the model gets workspace.commit_conflict and output/user_edit.md", async () => {
@@ -182,7 +180,6 @@ test("a replace commit over the user's edit is refused: the edit stays, the mode
     const read = toolResults(requests[3]!).filter((r) => r.name === 'workspace_read_file').at(-1)!.content;
     assert.match(read, /The user wrote this instead\./, 'the user text is in output/user_edit.md for the model');
     assert.equal(await lastRunState(page), 'completed');
-    await page.context().close();
 });
 
 test('guidance sent mid-run (panel and /agent guide) reaches the next model request and shows queued, then delivered, in the timeline', async () => {
@@ -215,5 +212,4 @@ test('guidance sent mid-run (panel and /agent guide) reaches the next model requ
     assert.match(await delivered.first().innerText(), /Make it rhyme\./);
     assert.equal(await page.locator('.tavern-agent__event[data-event-type="guidance-queue"]').count(), 0, 'every queued note shows delivered');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'A short poem.');
-    await page.context().close();
 });

@@ -23,7 +23,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
-    page = await openAgentChat(session);
+    page = await openAgentChat(session, { reuse: true });
 });
 
 /** The chat as SillyTavern saved it on the server (the header line dropped). */
@@ -105,7 +105,6 @@ test('/agent fix make it shorter: the model is shown the edited reply, and its c
     assert.equal(saved.length, before.length);
     assert.equal(saved.at(-1)!.mes, 'The glade is quiet. A fox watches you.');
     assert.equal((saved.at(-1)!.extra?.tavern_agent as { runId?: string }).runId, runId);
-    await page.context().close();
 });
 
 test("the wand button on an agent reply asks for the request in SillyTavern's popup and fixes that reply; a user message has no button and /agent fix refuses it", async () => {
@@ -130,7 +129,6 @@ test("the wand button on an agent reply asks for the request in SillyTavern's po
     const after = await chatLines(page);
     assert.equal(after.length, before.length);
     assert.notEqual(after.at(-1)!.runId, before.at(-1)!.runId);
-    await page.context().close();
 });
 
 test("a fix run puts SillyTavern in its generating state: its Stop button stops the run, and the reply stays as it was", async () => {
@@ -149,5 +147,4 @@ test("a fix run puts SillyTavern in its generating state: its Stop button stops 
     assert.equal(state, 'cancelled');
     assert.ok(await page.locator('#mes_stop').isHidden(), 'the Stop button is gone once the run ended');
     assert.deepEqual(await chatLines(page), before, 'the stopped fix changed nothing');
-    await page.context().close();
 });

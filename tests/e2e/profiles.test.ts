@@ -22,7 +22,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
-    page = await openAgentChat(session, { panel: false });
+    page = await openAgentChat(session, { panel: false, reuse: true });
     secondModel.reset();
 });
 
@@ -47,7 +47,6 @@ test('a profile denying workspace.search_files hides it from the model, and a fo
     assert.ok(offeredTools(first!).includes('workspace_read_file'));
     assert.match(toolMessages(second!)[0]!.content, /^ERROR tool\.not_allowed:/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done.');
-    await page.context().close();
 });
 
 test('maxCallsPerTool of 2 stops the third call, and the run goes on', async () => {
@@ -59,7 +58,6 @@ test('maxCallsPerTool of 2 stops the third call, and the run goes on', async () 
     assert.doesNotMatch(shown[1]!.content, /^ERROR/);
     assert.match(shown[2]!.content, /^ERROR tool\.budget_exhausted:/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done.');
-    await page.context().close();
 });
 
 test('a game-master run rolls 3d6+4 and commits the result', async () => {
@@ -74,7 +72,6 @@ test('a game-master run rolls 3d6+4 and commits the result', async () => {
     assert.equal(total, a + b + c + 4);
     assert.ok(total >= 7 && total <= 22);
     assert.match(invalid!, /^ERROR dice\.invalid_formula:/);
-    await page.context().close();
 });
 
 test('a profile bound to a Connection Manager profile sends its requests to that model; a missing one fails clearly', async () => {
@@ -103,5 +100,4 @@ test('a profile bound to a Connection Manager profile sends its requests to that
     assert.equal(session.mock.generations().length, 0);
     assert.equal(secondModel.generations().length, 1);
     assert.equal((await chatLines(page)).length, before + 1, 'only the user message');
-    await page.context().close();
 });

@@ -17,7 +17,7 @@ after(async () => {
 });
 
 beforeEach(async () => {
-    page = await openAgentChat(session);
+    page = await openAgentChat(session, { reuse: true });
 });
 
 function lastUserText(index: number): string {
@@ -37,7 +37,6 @@ test('rate limits and server errors are retried, and the run completes', async (
     assert.equal(session.mock.generations().length, 4, 'two failed attempts, then two good rounds');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'After the storm.');
     assert.equal(await page.locator('.tavern-agent__event[data-event-type="model-retry"]').count(), 2, 'the panel shows both retries');
-    await page.context().close();
 });
 
 test('plain text instead of tool calls is saved, reminded twice, then fails with model.tool_call_required', async () => {
@@ -51,7 +50,6 @@ test('plain text instead of tool calls is saved, reminded twice, then fails with
     assert.equal(await lastRunState(page), 'failed');
     await page.locator('.tavern-agent__run [role="alert"]', { hasText: 'model.tool_call_required' }).waitFor();
     assert.equal((await chatLines(page)).length, before + 1, 'nothing was committed');
-    await page.context().close();
 });
 
 test('a spent call budget leaves one wrap-up turn with only commit and finish', async () => {
@@ -73,7 +71,6 @@ test('a spent call budget leaves one wrap-up turn with only commit and finish', 
     assert.match(shown[80]!.content, /^ERROR tool\.budget_exhausted:/, 'the call over the budget did not');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Written before the budget ran out.');
     assert.equal(await lastRunState(page), 'completed');
-    await page.context().close();
 });
 
 test('persist/ carries memory to the next run, follows the branch, and a patch needs a read first', async () => {
@@ -104,7 +101,6 @@ test('persist/ carries memory to the next run, follows the branch, and a patch n
     await page.click('#option_regenerate');
     await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'Again.', undefined, { timeout: 30_000 });
     assert.match(toolMessages(session.mock.generations()[1]!).at(-1)!.content, /The cat is named Tom\./);
-    await page.context().close();
 });
 
 test('with Agent Mode on, quiet generations of other features still go to SillyTavern untouched', async () => {
@@ -119,7 +115,6 @@ test('with Agent Mode on, quiet generations of other features still go to SillyT
     assert.equal(requests.length, 1);
     assert.equal((requests[0]!.body as { tools?: unknown }).tools, undefined, 'no agent tools on a quiet generation');
     assert.equal((await chatLines(page)).length, before, 'a quiet generation adds nothing to the chat');
-    await page.context().close();
 });
 
 test('Escape stops a run like the Stop button', async () => {
@@ -130,7 +125,6 @@ test('Escape stops a run like the Stop button', async () => {
     await page.locator('#send_textarea').focus();
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.querySelector('.tavern-agent__run')?.getAttribute('data-run-state') === 'cancelled', undefined, { timeout: 10_000 });
-    await page.context().close();
 });
 
 test('a commit never lands in another chat: switching chats mid-run fails the run with host.chat_changed', async () => {
@@ -161,5 +155,4 @@ test('a commit never lands in another chat: switching chats mid-run fails the ru
     await page.waitForFunction((a) => SillyTavern!.getContext().getCurrentChatId() === a, chatA);
     const inA = await chatLines(page);
     assert.ok(inA.every((m) => !m.mes.includes('Meant for chat A.')), 'nothing was committed after the switch');
-    await page.context().close();
 });

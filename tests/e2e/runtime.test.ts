@@ -18,7 +18,7 @@ after(async () => {
 
 /** A fresh page in a fresh chat with Agent Mode on and the panel open. */
 beforeEach(async () => {
-    page = await openAgentChat(session);
+    page = await openAgentChat(session, { reuse: true });
 });
 
 test('a run using all seven workspace tools commits exactly one clean reply', async () => {
@@ -66,7 +66,6 @@ test('a run using all seven workspace tools commits exactly one clean reply', as
     assert.match(resultOf(2, 'workspace_search_files'), /workspace:output\/main\.md#L1/, 'search_files found the draft');
     assert.match(resultOf(3, 'workspace_read_file'), /Draft: the forest is quiet\./, 'read_file returned the text');
     assert.equal(await lastRunState(page), 'completed');
-    await page.context().close();
 });
 
 test('hostile paths get recoverable errors with the right codes, and the run goes on', async () => {
@@ -106,7 +105,6 @@ test('hostile paths get recoverable errors with the right codes, and the run goe
     assert.doesNotMatch(listing, /passwd|tool-results|checkpoints|events\.jsonl|input\//, 'and no hidden store is listed');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Still standing.');
     assert.equal(await lastRunState(page), 'completed');
-    await page.context().close();
 });
 
 test('apply_patch: no read, stale, 0 matches, several matches, replace_all and no change', async () => {
@@ -131,7 +129,6 @@ test('apply_patch: no read, stale, 0 matches, several matches, replace_all and n
     assert.match(result(6), /^ERROR workspace\.patch_no_change:/);
     assert.doesNotMatch(result(7), /^ERROR/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'one 2 2');
-    await page.context().close();
 });
 
 test('finish before commit is refused; replace then append give the right text', async () => {
@@ -150,7 +147,6 @@ test('finish before commit is refused; replace then append give the right text',
     assert.equal(lines.length, before + 2, 'three commits, one message');
     assert.equal(lines.at(-1)!.mes, 'Second version.\n\nAnd a postscript.');
     assert.equal(await lastRunState(page), 'completed');
-    await page.context().close();
 });
 
 test('a tool the profile does not allow, an unknown tool and non-JSON arguments are recoverable', async () => {
@@ -170,7 +166,6 @@ test('a tool the profile does not allow, an unknown tool and non-JSON arguments 
     assert.match(shown[2]!.content, /^ERROR tool\.invalid_arguments:.*not valid JSON/);
     assert.match(shown[3]!.content, /^ERROR tool\.invalid_arguments: Invalid arguments for workspace_list_files: depth/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Recovered.');
-    await page.context().close();
 });
 
 test('Stop during a slow model call cancels the run; nothing is committed', async () => {
@@ -192,7 +187,6 @@ test('Stop during a slow model call cancels the run; nothing is committed', asyn
     // The mock records the abort when the connection closes, which can come after the page shows the cancel.
     await session.mock.waitUntil(() => slow.aborted === true, 'the model call in flight to be aborted');
     assert.equal(JSON.parse(await page.evaluate(() => JSON.stringify(globalThis.TavernAgent!.status()))).run, null);
-    await page.context().close();
 });
 
 async function waitForIdle(): Promise<void> {
@@ -235,5 +229,4 @@ test('regenerate replaces the last reply, and a swipe adds a swipe', async () =>
     const swipeRequest = session.mock.generations().at(-2)!;
     const shown = JSON.stringify((swipeRequest.body as { messages: unknown[] }).messages);
     assert.doesNotMatch(shown, /Regenerated answer\./);
-    await page.context().close();
 });

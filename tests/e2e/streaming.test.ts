@@ -18,7 +18,7 @@ after(async () => {
 
 /** A fresh chat with Agent Mode on, the panel open, and SillyTavern's "Streaming" switched on. */
 beforeEach(async () => {
-    page = await openAgentChat(session);
+    page = await openAgentChat(session, { reuse: true });
     await page.evaluate(`(() => {
         const toggle = document.querySelector('#stream_toggle');
         toggle.checked = true;
@@ -55,7 +55,6 @@ test('with streaming on, the timeline shows the answer as it arrives, and the re
     const responses = events.filter((e) => e.type === 'model-response');
     assert.equal(responses.length, 2, 'one journal record per model turn, not per piece');
     assert.equal((responses[0]!.payload as { text: string }).text, 'Thinking about the glade and the oaks…');
-    await page.context().close();
 });
 
 test('Stop mid-stream aborts the call; nothing is committed', async () => {
@@ -72,5 +71,4 @@ test('Stop mid-stream aborts the call; nothing is committed', async () => {
     const after = await chatLines(page);
     assert.equal(after.length, before.length + 1, 'only the user message was added');
     assert.equal(await page.locator('[data-testid="streaming-turn"]').count(), 0);
-    await page.context().close();
 });

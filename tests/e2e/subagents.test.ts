@@ -177,7 +177,7 @@ test('the profile editor flags an allowed caller that names no profile', async (
 });
 
 test('the writer delegates to the researcher and the editor in one turn: both work at once, the await returns both, one reply', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     parent(
         calls(delegate('researcher', RESEARCH, 'Find the lantern'), delegate('editor', REVIEW, 'Review the draft')),
         calls(call('agent_await', { mode: 'allCompleted' })),
@@ -243,11 +243,10 @@ test('the writer delegates to the researcher and the editor in one turn: both wo
     await page.locator('.tavern-agent__run[data-source="imported"][data-run-state="completed"]').waitFor();
     await page.locator('[data-testid="task-counts"]', { hasText: '0 running · 2 done · 0 failed' }).waitFor();
     assert.equal(await page.locator('.tavern-agent__run .tavern-agent__task[data-task-status="completed"]').count(), 2);
-    await page.context().close();
 });
 
 test('a child that never calls task_return fails its task, and the parent still commits', async () => {
-    const page = await openAgentChat(session, { panel: true });
+    const page = await openAgentChat(session); // not reused: it changes the researcher profile
     // A researcher with a budget of 2 rounds, so running out of it is quick.
     await page.evaluate((p) => {
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles: Record<string, unknown> }>;
@@ -271,7 +270,7 @@ test('a child that never calls task_return fails its task, and the parent still 
 });
 
 test('Stop while children work aborts every request in flight, commits nothing, and cancels all tasks', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     parent(calls(delegate('researcher', RESEARCH, 'Dig'), delegate('editor', REVIEW, 'Review')), calls(call('agent_await', { mode: 'allCompleted', timeoutMs: 300_000 })), finishWith('Never shown.'));
     child(RESEARCH, [returns(LANTERN, 60_000)]);
     child(REVIEW, [returns(DRAFT_OK, 60_000)]);
@@ -294,11 +293,10 @@ test('Stop while children work aborts every request in flight, commits nothing, 
     assert.equal(children.length, 2);
     await session.mock.waitUntil(() => session.mock.generations().every((r) => r.endedAt !== undefined), 'every request ended', 15_000);
     for (const req of children) assert.equal(req.aborted, true, 'the child request was aborted');
-    await page.context().close();
 });
 
 test('a denied delegation names the candidates, and awaiting a foreign task id is refused', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     parent(
         calls(
             delegate('game-master', 'Roll for it.', 'Roll'),
@@ -319,11 +317,10 @@ test('a denied delegation names the candidates, and awaiting a foreign task id i
     assert.doesNotMatch(listed!, /game-master/, 'agent_list shows only the agents the writer may call');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Handled it myself.');
     assert.equal(await page.locator('.tavern-agent__task').count(), 0, 'no task was started');
-    await page.context().close();
 });
 
 test('a parent that never awaits still sees the finished result in its next request, once', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     parent(
         calls(delegate('researcher', RESEARCH, 'Dig')),
         // The parent keeps working; its next answer is slow, so the child is done before the request after it.
@@ -341,5 +338,4 @@ test('a parent that never awaits still sees the finished result in its next requ
     assert.ok(count(requests[2]!) >= 1, 'the finished result is in the next request');
     assert.equal(count(requests[3]!), count(requests[2]!), 'and is not handed over a second time');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Draft.');
-    await page.context().close();
 });

@@ -114,18 +114,61 @@ export const WORKSPACE_ALIASES = [
     'workspace_write_file',
 ];
 
+/** The page each session's last `openAgentChat({ reuse: true })` gave, to be handed to the next such call. */
+const reusablePages = new WeakMap<TavernSession, Page>();
+
 /**
- * A fresh browser context on a new chat with Seraphina, Agent Mode on (and the panel open unless told
- * otherwise), with the mock's records cleared: the starting point of most Agent Mode tests.
+ * A new chat with Seraphina, Agent Mode on (and the panel open unless told otherwise), with the mock's records
+ * cleared: the starting point of most Agent Mode tests. By default in a fresh browser context (fresh
+ * IndexedDB). With `reuse`, the page the last such call gave is taken again when it is idle: no run, no
+ * popup, still loaded. A page load costs seconds of CPU, and a new chat has its own chat id, runs and
+ * workspace; a test that leaves something page-wide for the next one to trip over (settings changed in
+ * memory, skills, registered tools, a changed profile) does not pass `reuse`.
  */
-export async function openAgentChat(session: TavernSession, opts: { panel?: boolean } = {}): Promise<Page> {
-    const { page } = await session.open();
-    await waitForExtension(page);
+export async function openAgentChat(session: TavernSession, opts: { panel?: boolean; reuse?: boolean } = {}): Promise<Page> {
+    const kept = reusablePages.get(session);
+    reusablePages.delete(session);
+    const page = opts.reuse && kept && (await settleForReuse(kept)) ? kept : await freshPage(session, kept);
     await openCharacter(page);
     await slash(page, '/newchat');
     await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
     await agentOn(page);
-    if (opts.panel !== false) await page.click('#tavern_agent_button .drawer-icon');
+    if (opts.panel !== false) {
+        await page.click('#tavern_agent_button .drawer-icon');
+        await page.locator('aside.tavern-agent').waitFor();
+    }
     session.mock.reset();
+    if (opts.reuse) reusablePages.set(session, page);
     return page;
+}
+
+async function freshPage(session: TavernSession, previous: Page | undefined): Promise<Page> {
+    // An idle SillyTavern page still runs timers; the next test does not need the last one's.
+    await previous?.context().close().catch(() => undefined);
+    const { page } = await session.open();
+    await waitForExtension(page);
+    return page;
+}
+
+/** Stops what the last test left running and closes the panel (so it mounts anew); false when the page is not fit to reuse. */
+async function settleForReuse(page: Page): Promise<boolean> {
+    if (page.isClosed()) return false;
+    try {
+        const idle = await page.evaluate(async () => {
+            const agent = globalThis.TavernAgent;
+            if (!agent || document.querySelector('dialog[open], .popup[open]')) return false;
+            if (agent.status().run) await agent.stop();
+            for (let i = 0; i < 50 && agent.status().run; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+            return !agent.status().run && document.body.dataset.generating === undefined;
+        });
+        if (!idle) return false;
+        const panel = page.locator('aside.tavern-agent');
+        if (await panel.count()) {
+            await page.click('#tavern_agent_button .drawer-icon');
+            await panel.waitFor({ state: 'detached' });
+        }
+        return true;
+    } catch {
+        return false;
+    }
 }
