@@ -174,6 +174,8 @@ test('History says when a run\'s reply was replaced by a later run, and offers n
 
 test('the profile editor is a capability matrix: a glob checks its members, unchecking one denies just it', async () => {
     const { page, pageErrors } = await openChat();
+    await page.locator('#tavern_agent_profiles > summary').waitFor();
+    assert.equal(await page.locator('#tavern_agent_profiles .tavern-agent__profiles-body').count(), 0, 'the closed section builds no editor');
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="writer"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-form"]')?.getAttribute('data-profile-id') === 'writer');
@@ -195,6 +197,10 @@ test('the profile editor is a capability matrix: a glob checks its members, unch
     assert.equal(await box('chat.search').isChecked(), false);
     assert.equal(await box('chat.read_messages').isChecked(), true, 'the rest of chat.* stays');
     assert.equal(await matrix.locator('[data-group="context"] .tavern-agent__capability-head input').evaluate((el) => (el as HTMLInputElement).indeterminate), true);
+    // Closing the section and opening it again keeps the unsaved change.
+    await page.click('#tavern_agent_profiles > summary');
+    await page.click('#tavern_agent_profiles > summary');
+    assert.equal(await box('chat.search').isChecked(), false, 'the draft survived closing the section');
     await page.locator('[data-testid="profile-advanced"] > summary').click();
     assert.equal(await page.inputValue('#tavern_agent_profile_tools_deny'), 'chat.search');
     await page.click('[data-testid="profile-save"]');

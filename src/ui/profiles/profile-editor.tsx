@@ -191,20 +191,27 @@ function ProfileEditor() {
     );
 }
 
-/** The collapsible "Profiles" section of the panel; opening it reloads (Connection Manager may have changed). */
+/**
+ * The collapsible "Profiles" section of the panel; opening it reloads (Connection Manager may have changed).
+ * The editor (some 450 elements) is built the first time the section opens, not with the panel, and then
+ * kept, so a draft survives closing the section.
+ */
 export function ProfilesSection() {
+    const [opened, setOpened] = useState(false);
     return (
         <details
             class="tavern-agent__section tavern-agent__profiles"
             id="tavern_agent_profiles"
             onToggle={(event) => {
-                if (event.currentTarget.open) void refreshProfiles();
+                if (!event.currentTarget.open) return;
+                if (opened) void refreshProfiles();
+                else setOpened(true); // the editor loads the profiles as it mounts
             }}
         >
             <summary>
                 <h4>{t`Profiles`}</h4>
             </summary>
-            <ProfileEditor />
+            {opened ? <ProfileEditor /> : null}
         </details>
     );
 }
