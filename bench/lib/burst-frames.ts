@@ -27,7 +27,8 @@ try {
         const list = probe.received.filter((r) => r.name === 'workspace_list_files');
         const arrival = Math.min(...list.map((r) => r.receivedAt));
         const frames = probe.frames.filter((f) => f > arrival - 40 && f < arrival + 200).map((f) => Math.round(f - arrival));
-        console.log(`rep ${rep}: ${list.length} list events, arrivals ${Math.round(Math.min(...list.map((r) => r.receivedAt)) - arrival)}..${Math.round(Math.max(...list.map((r) => r.receivedAt)) - arrival)} ms; rAF frames rel. to arrival: ${frames.join(' ')}`);
+        const spread = Math.max(...list.map((r) => r.receivedAt)) - arrival;
+        console.log(`rep ${rep}: ${list.length} list events, arriving over ${Math.round(spread)} ms; frames (rAF) from the first arrival: ${frames.join(' ')} ms`);
         for (const f of loaf.filter((f) => f.start + f.dur > arrival - 50 && f.start < arrival + 200)) {
             console.log(`  LoAF start ${Math.round(f.start - arrival)} dur ${Math.round(f.dur)} render@${Math.round(f.render - arrival)} style@${Math.round(f.style - arrival)} block ${Math.round(f.block)} :: ${f.scripts.map((s) => s.replace(/@(\d+)/, (_, n) => '@' + (Number(n) - Math.round(arrival)))).join(' | ')}`);
         }

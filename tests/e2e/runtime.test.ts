@@ -16,7 +16,7 @@ after(async () => {
     await session?.close();
 });
 
-/** A fresh page in a fresh chat with Agent Mode on and the panel open. */
+/** A new chat with Agent Mode on and the panel open, on the page the last test left idle. */
 beforeEach(async () => {
     page = await openAgentChat(session, { reuse: true });
 });

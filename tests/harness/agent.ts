@@ -114,6 +114,9 @@ export const WORKSPACE_ALIASES = [
     'workspace_write_file',
 ];
 
+const PANEL_BUTTON = '#tavern_agent_button .drawer-icon';
+const PANEL = 'aside.tavern-agent';
+
 /** The page each session's last `openAgentChat({ reuse: true })` gave, to be handed to the next such call. */
 const reusablePages = new WeakMap<TavernSession, Page>();
 
@@ -134,8 +137,8 @@ export async function openAgentChat(session: TavernSession, opts: { panel?: bool
     await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
     await agentOn(page);
     if (opts.panel !== false) {
-        await page.click('#tavern_agent_button .drawer-icon');
-        await page.locator('aside.tavern-agent').waitFor();
+        await page.click(PANEL_BUTTON);
+        await page.locator(PANEL).waitFor();
     }
     session.mock.reset();
     if (opts.reuse) reusablePages.set(session, page);
@@ -162,9 +165,9 @@ async function settleForReuse(page: Page): Promise<boolean> {
             return !agent.status().run && document.body.dataset.generating === undefined;
         });
         if (!idle) return false;
-        const panel = page.locator('aside.tavern-agent');
+        const panel = page.locator(PANEL);
         if (await panel.count()) {
-            await page.click('#tavern_agent_button .drawer-icon');
+            await page.click(PANEL_BUTTON);
             await panel.waitFor({ state: 'detached' });
         }
         return true;
