@@ -1,7 +1,7 @@
 // A profiling aid, not a figure: `node --import tsx bench/lib/burst-frames.ts` runs figure 2's burst (one model
 // turn of 100 calls) three times on one page and prints, for each, when the page's frames came relative to the
-// events' arrival (requestAnimationFrame times) and every long animation frame (> 50 ms) near it, with its
-// scripts: where the time between arrival and paint goes.
+// events' arrival (requestAnimationFrame times), when each row was drawn and when it was painted, and every long
+// animation frame (> 50 ms) near it, with its scripts: where the time between arrival and paint goes.
 import { call, calls } from '../../tests/harness/agent';
 import { openAgentPage, sendAndWait } from './agent-page';
 import { Shared } from './shared';
@@ -29,6 +29,13 @@ try {
         const frames = probe.frames.filter((f) => f > arrival - 40 && f < arrival + 200).map((f) => Math.round(f - arrival));
         const spread = Math.max(...list.map((r) => r.receivedAt)) - arrival;
         console.log(`rep ${rep}: ${list.length} list events, arriving over ${Math.round(spread)} ms; frames (rAF) from the first arrival: ${frames.join(' ')} ms`);
+        // When each row was drawn and painted: rows drawn together in one task or frame come as one group.
+        const groups = new Map<string, number>();
+        for (const o of probe.observed) {
+            const key = `${Math.round(o.mutatedAt - arrival)}→${Math.round(o.paintedAt - arrival)}`;
+            groups.set(key, (groups.get(key) ?? 0) + 1);
+        }
+        console.log(`  rows drawn → painted (ms from the first arrival, how many): ${[...groups].map(([key, n]) => `${key} ×${n}`).join(', ')}`);
         for (const f of loaf.filter((f) => f.start + f.dur > arrival - 50 && f.start < arrival + 200)) {
             console.log(`  LoAF start ${Math.round(f.start - arrival)} dur ${Math.round(f.dur)} render@${Math.round(f.render - arrival)} style@${Math.round(f.style - arrival)} block ${Math.round(f.block)} :: ${f.scripts.map((s) => s.replace(/@(\d+)/, (_, n) => '@' + (Number(n) - Math.round(arrival)))).join(' | ')}`);
         }

@@ -146,6 +146,54 @@ test('a scripted run shows live, in order, with the right statuses, then its hea
     await page.context().close();
 });
 
+/** Whether the element's box lies inside the panel's scroll area as shown. */
+function inPanelView(page: Page, selector: string): Promise<boolean> {
+    return page.evaluate((sel) => {
+        const element = document.querySelector(sel);
+        const scroller = element?.closest('.tavern-agent__scroll');
+        if (!element || !scroller) return false;
+        const box = element.getBoundingClientRect();
+        const view = scroller.getBoundingClientRect();
+        return box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+    }, selector);
+}
+
+test('a live run of 60 calls in one turn keeps its newest row in view, draws only the rows near it, and Latest brings it back', async () => {
+    const { page, pageErrors } = await openTimeline();
+    session.mock.enqueue(
+        calls(...Array.from({ length: 60 }, () => call('workspace_list_files', {}))),
+        { delayMs: 6000, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'Quiet.' }), call('workspace_commit', {}), call('workspace_finish', {})) },
+    );
+    await page.fill('#send_textarea', 'Look around.');
+    await page.click('#send_but');
+    const newest = '.tavern-agent__run[data-run-state="running"] .tavern-agent__event[data-kind="model"][data-status="running"]';
+    await page.locator(newest, { hasText: 'Model #2' }).waitFor();
+    // The panel scrolled to the end as the burst came (after its next layout).
+    await page.waitForFunction(() => document.querySelector('.tavern-agent__scroll')!.scrollTop > 0);
+    assert.ok(await inPanelView(page, newest), 'the running model turn, the newest row, is in view');
+    const drawn = await page.locator('.tavern-agent__run .tavern-agent__timeline-frame > ol > li').count();
+    assert.ok(drawn > 5 && drawn < 60, `only the rows near the end are drawn (${drawn} of 62)`);
+    assert.equal(await page.locator('.tavern-agent__run .tavern-agent__timeline-frame > ol > li[aria-posinset="2"]').count(), 0, 'the first call, scrolled away, is not drawn');
+
+    // Scrolling up stops following; Latest goes back to the newest row.
+    await page.evaluate(() => {
+        document.querySelector('.tavern-agent__scroll')!.scrollTop = 0;
+    });
+    const latest = page.locator('.tavern-agent__to-latest');
+    await latest.waitFor();
+    assert.equal(await inPanelView(page, newest), false, 'scrolled up: the newest row is out of view');
+    await latest.click();
+    await page.waitForFunction((sel) => {
+        const element = document.querySelector(sel);
+        const scroller = element?.closest('.tavern-agent__scroll');
+        return Boolean(element && scroller && element.getBoundingClientRect().bottom <= scroller.getBoundingClientRect().bottom + 1);
+    }, newest);
+    assert.ok(await inPanelView(page, newest), 'Latest brought the newest row back into view');
+    await waitForRunState(page, 'completed');
+    assert.deepEqual(pageErrors, []);
+    await page.context().close();
+});
+
 test('a patch shows its diff, and restoring a checkpoint brings the old text back', async () => {
     const { page } = await openTimeline();
     session.mock.enqueue(...patchRun());

@@ -142,3 +142,12 @@ export function viewportInList(scrollTop: number, viewport: number, listTop: num
     const bottom = scrollTop + viewport - listTop;
     return { top, height: Math.max(0, bottom - top) };
 }
+
+/**
+ * The window a list that follows its end will show once it is scrolled there: its last `viewport` pixels (the
+ * scroller's height), or the window it shows now when the list's end is already in it.
+ */
+export function endWindow(total: number, view: { top: number; height: number }, viewport: number): { top: number; height: number } {
+    const top = total - viewport;
+    return top > view.top ? { top, height: viewport } : view;
+}

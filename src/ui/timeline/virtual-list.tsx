@@ -1,7 +1,7 @@
 import { Component, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
-import { HeightIndex, rangeChanged, scrollToReveal, viewportInList, visibleRange, type VisibleRange } from './height-index';
+import { endWindow, HeightIndex, rangeChanged, scrollToReveal, viewportInList, visibleRange, type VisibleRange } from './height-index';
 
 const OVERSCAN = 8;
 const ESTIMATE = 34;
@@ -95,11 +95,24 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     /** The scroller's position at the last measure: a smaller one is the user scrolling up. */
     const lastTop = useRef(0);
     const pendingFocus = useRef<number | null>(null);
-    const [view, setView] = useState({ top: 0, height: 400 });
+    /** The list's window in view (list coordinates) and the scroller's height, at the last measure. */
+    const [view, setView] = useState({ top: 0, height: 400, viewport: 400 });
     const [, setMeasured] = useState(0);
     /** The view and the range of the last render, for the height observer (which runs between renders). */
     const viewNow = useRef(view);
     const drawn = useRef<VisibleRange | null>(null);
+    const following = useRef(follow);
+    if (follow) following.current = true;
+    /**
+     * The rows to draw for a view. While the list follows its end, that is the end, where the view will be once
+     * keepEnd has scrolled there after the next layout: the rows a burst of events appends are drawn in the task
+     * they arrive in, where drawing them for the view as it still is would draw rows that scroll away, and the
+     * ones that scroll in only in the next frame's rendering.
+     */
+    const rangeFor = (current: typeof view) => {
+        const window = following.current && atEnd.current ? endWindow(index.total, current, current.viewport) : current;
+        return visibleRange(index, window.top, window.height, OVERSCAN);
+    };
 
     while (index.length < items.length) index.append();
 
@@ -130,7 +143,7 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
                       // Rows drawn for the first time come in at their real height. That changes neither spacer (the
                       // rows before and after the drawn ones keep their heights), so the list is drawn again only
                       // when the new heights change which rows the view needs: most scroll frames then render once.
-                      if (changed && rangeChanged(drawn.current, visibleRange(index, viewNow.current.top, viewNow.current.height, OVERSCAN))) setMeasured((n) => n + 1);
+                      if (changed && rangeChanged(drawn.current, rangeFor(viewNow.current))) setMeasured((n) => n + 1);
                   }),
         [index],
     );
@@ -147,16 +160,14 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         if (element.scrollTop + element.clientHeight >= listTop + ol.offsetHeight - 8) atEnd.current = true;
         else if (element.scrollTop < lastTop.current - 1) atEnd.current = false;
         lastTop.current = element.scrollTop;
-        const next = viewportInList(element.scrollTop, element.clientHeight, listTop);
-        setView((v) => (v.top === next.top && v.height === next.height ? v : next));
+        const next = { ...viewportInList(element.scrollTop, element.clientHeight, listTop), viewport: element.clientHeight };
+        setView((v) => (v.top === next.top && v.height === next.height && v.viewport === next.viewport ? v : next));
     }, []);
 
     useEffect(() => {
         atEnd.current = true;
     }, [listKey]);
 
-    const following = useRef(follow);
-    if (follow) following.current = true;
     // When following stops (the run ended), the rows its last events added are still brought into view: the
     // scroll to them comes at the next layout (keepEnd), so following ends only a frame after that.
     useEffect(() => {
@@ -250,7 +261,7 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         focusRow(target);
     };
 
-    const range = visibleRange(index, view.top, view.height, OVERSCAN);
+    const range = rangeFor(view);
     viewNow.current = view;
     drawn.current = range;
     const shown = items.slice(range.start, range.end);
