@@ -91,26 +91,47 @@ export function createEngine(): EngineApi {
         const input = { ...parsed.data, profile: scriptedProfile(prepared.profile, parsed.data.script) };
         if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
         return asChatWriter(input.runId, input.chat.integrity, (signal, guidanceQueue) =>
-            runAgent(input, {
-                storage: store,
-                host,
-                tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, input))],
-                sink: liveSink(host, input.chat.integrity),
-                signal,
-                guidance: guidanceQueue,
-                profiles: prepared.profiles,
-                leaseOwner: engineId,
-                ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
-            }),
+            deliveredFirst(liveSink(host, input.chat.integrity), (sink) =>
+                runAgent(input, {
+                    storage: store,
+                    host,
+                    tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, input))],
+                    sink,
+                    signal,
+                    guidance: guidanceQueue,
+                    profiles: prepared.profiles,
+                    leaseOwner: engineId,
+                    ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
+                }),
+            ),
         );
     }
 
-    /** Events go to this tab's page, and to other tabs (read-only live view) over the live channel. */
+    /**
+     * Events go to this tab's page, and to other tabs (read-only live view) over the live channel. `delivered`
+     * waits until the page has taken every event sent so far: the events travel on the run's bridge, the
+     * outcome on the engine's own port, and two ports keep no order between them. Without the wait the page
+     * could hear the run end before its last events (seen: 100 ms before), and show them after it.
+     */
     function liveSink(host: HostBridge, chatKey: string) {
-        return createEventPump((events) => {
-            void host.onEvents(events);
+        let taken: Promise<unknown> = Promise.resolve();
+        const sink = createEventPump((events) => {
+            taken = Promise.resolve(host.onEvents(events)).catch(() => undefined);
             live?.publish(chatKey, events);
         });
+        const delivered = async () => {
+            // The pump sends in a microtask after the last append: let it go first.
+            await Promise.resolve();
+            await taken;
+        };
+        return { sink, delivered };
+    }
+
+    /** Runs the agent with the events sink, and returns its outcome once the page has all its events. */
+    async function deliveredFirst(events: ReturnType<typeof liveSink>, run: (sink: ReturnType<typeof liveSink>['sink']) => Promise<RunOutcome>): Promise<RunOutcome> {
+        const outcome = await run(events.sink);
+        await events.delivered();
+        return outcome;
     }
 
     /** Whether a run of the chat other than `runId` is being worked on by some tab (lease or local). */
@@ -254,17 +275,19 @@ export function createEngine(): EngineApi {
                     // Read again under the chat's lock: another tab may have resumed it meanwhile.
                     const fresh = await planResume(store, runId);
                     if (!fresh.ok) return { runId, state: 'failed', messageId: plan.value.record.messageId, error: { code: fresh.error.code, message: fresh.error.message } };
-                    return resumeAgent(fresh.value, {
-                        storage: store,
-                        host,
-                        tools: [...ALL_TOOLS, ...extToolDefinitions(fresh.value.input.extTools ?? [], extToolCaller(host, fresh.value.input))],
-                        sink: liveSink(host, fresh.value.input.chat.integrity),
-                        signal,
-                        guidance: guidanceQueue,
-                        profiles: prepared.profiles,
-                        leaseOwner: engineId,
-                        ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
-                    });
+                    return deliveredFirst(liveSink(host, fresh.value.input.chat.integrity), (sink) =>
+                        resumeAgent(fresh.value, {
+                            storage: store,
+                            host,
+                            tools: [...ALL_TOOLS, ...extToolDefinitions(fresh.value.input.extTools ?? [], extToolCaller(host, fresh.value.input))],
+                            sink,
+                            signal,
+                            guidance: guidanceQueue,
+                            profiles: prepared.profiles,
+                            leaseOwner: engineId,
+                            ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
+                        }),
+                    );
                 });
             } finally {
                 (host as Partial<Remote<HostBridge>>)[releaseProxy]?.();

@@ -146,24 +146,39 @@ test('a scripted run shows live, in order, with the right statuses, then its hea
     await page.context().close();
 });
 
-/** Whether the element's box lies inside the panel's scroll area as shown. */
-function inPanelView(page: Page, selector: string): Promise<boolean> {
-    return page.evaluate((sel) => {
-        const element = document.querySelector(sel);
-        const scroller = element?.closest('.tavern-agent__scroll');
-        if (!element || !scroller) return false;
-        const box = element.getBoundingClientRect();
-        const view = scroller.getBoundingClientRect();
-        return box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
-    }, selector);
+/** Whether the element's box lies inside the panel's scroll area as shown (false when it is not drawn). */
+function shownInPanel(selector: string): boolean {
+    const element = document.querySelector(selector);
+    const scroller = element?.closest('.tavern-agent__scroll');
+    if (!element || !scroller) return false;
+    const box = element.getBoundingClientRect();
+    const view = scroller.getBoundingClientRect();
+    return box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
 }
 
-test('a live run of 60 calls in one turn keeps its newest row in view, draws only the rows near it, and Latest brings it back', async () => {
+function inPanelView(page: Page, selector: string): Promise<boolean> {
+    return page.evaluate(shownInPanel, selector);
+}
+
+async function waitInPanelView(page: Page, selector: string): Promise<void> {
+    await page.waitForFunction(shownInPanel, selector, { timeout: 5000 });
+}
+
+test('a live run of 60 calls in one turn keeps its newest row in view, draws only the rows near it, Latest brings it back, and its last rows are scrolled to', async () => {
     const { page, pageErrors } = await openTimeline();
     session.mock.enqueue(
         calls(...Array.from({ length: 60 }, () => call('workspace_list_files', {}))),
         { delayMs: 6000, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'Quiet.' }), call('workspace_commit', {}), call('workspace_finish', {})) },
     );
+    // Every run state the header shows, in order.
+    await page.evaluate(() => {
+        const states: string[] = [];
+        (globalThis as Record<string, unknown>).__runStates = states;
+        new MutationObserver(() => {
+            const state = document.querySelector('.tavern-agent__run')?.getAttribute('data-run-state');
+            if (state && states.at(-1) !== state) states.push(state);
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-run-state'] });
+    });
     await page.fill('#send_textarea', 'Look around.');
     await page.click('#send_but');
     const newest = '.tavern-agent__run[data-run-state="running"] .tavern-agent__event[data-kind="model"][data-status="running"]';
@@ -183,13 +198,16 @@ test('a live run of 60 calls in one turn keeps its newest row in view, draws onl
     await latest.waitFor();
     assert.equal(await inPanelView(page, newest), false, 'scrolled up: the newest row is out of view');
     await latest.click();
-    await page.waitForFunction((sel) => {
-        const element = document.querySelector(sel);
-        const scroller = element?.closest('.tavern-agent__scroll');
-        return Boolean(element && scroller && element.getBoundingClientRect().bottom <= scroller.getBoundingClientRect().bottom + 1);
-    }, newest);
-    assert.ok(await inPanelView(page, newest), 'Latest brought the newest row back into view');
+    await waitInPanelView(page, newest);
     await waitForRunState(page, 'completed');
+    // The run's last rows come with its end, when following stops: they are still scrolled into view.
+    const lastRow = `.tavern-agent__run .tavern-agent__timeline-frame > ol > li[aria-posinset="${62 + 5}"]`;
+    await waitInPanelView(page, lastRow);
+    assert.match((await page.locator(lastRow).textContent()) ?? '', /Finished/);
+    // The run's end reaches the panel after its last events, never before them.
+    const states = (await page.evaluate(() => (globalThis as Record<string, unknown>).__runStates)) as string[];
+    assert.equal(states.at(-1), 'completed');
+    assert.equal(states.indexOf('completed'), states.length - 1, `no state after completed: ${states.join(' → ')}`);
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });

@@ -5,6 +5,8 @@ import { endWindow, HeightIndex, rangeChanged, scrollToReveal, viewportInList, v
 
 const OVERSCAN = 8;
 const ESTIMATE = 34;
+/** The most frames following goes on after the run ended, while its last rows are measured and scrolled to. */
+const SETTLE_FRAMES = 10;
 
 interface VirtualListProps<T> {
     items: readonly T[];
@@ -92,7 +94,7 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
     /** The index whose estimate was taken from measured rows (once per list). */
     const estimatedFor = useRef<HeightIndex | null>(null);
     const atEnd = useRef(true);
-    /** The scroller's position at the last measure: a smaller one is the user scrolling up. */
+    /** The view's top relative to the list's top at the last measure: a smaller one is the user scrolling up. */
     const lastTop = useRef(0);
     const pendingFocus = useRef<number | null>(null);
     /** The list's window in view (list coordinates) and the scroller's height, at the last measure. */
@@ -157,9 +159,12 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         const listTop = listTopIn(ol, element);
         // At the end, or left it by scrolling up. Not "left" when the list grew below the view: rows added
         // since the last follow-scroll (it runs after the next layout, see keepEnd) must not stop following.
+        // Nor when what is above the list shrank (the Stop button going at the run's end): the browser's scroll
+        // anchoring moves the scroller up with it, and the view stays where it was on the list.
+        const topInList = element.scrollTop - listTop;
         if (element.scrollTop + element.clientHeight >= listTop + ol.offsetHeight - 8) atEnd.current = true;
-        else if (element.scrollTop < lastTop.current - 1) atEnd.current = false;
-        lastTop.current = element.scrollTop;
+        else if (topInList < lastTop.current - 1) atEnd.current = false;
+        lastTop.current = topInList;
         const next = { ...viewportInList(element.scrollTop, element.clientHeight, listTop), viewport: element.clientHeight };
         setView((v) => (v.top === next.top && v.height === next.height && v.viewport === next.viewport ? v : next));
     }, []);
@@ -168,13 +173,26 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         atEnd.current = true;
     }, [listKey]);
 
-    // When following stops (the run ended), the rows its last events added are still brought into view: the
-    // scroll to them comes at the next layout (keepEnd), so following ends only a frame after that.
+    // When following stops (the run ended), the rows its last events added are still brought into view. Their
+    // scroll comes after a layout (keepEnd), and measuring them may move the end again a frame later; a frame's
+    // animation callbacks run before its layout, so following ends only once the list's height held still from
+    // one frame to the next (at most SETTLE_FRAMES).
     useEffect(() => {
         if (follow) return;
-        const id = requestAnimationFrame(() => {
-            following.current = false;
-        });
+        let id = 0;
+        let frames = 0;
+        let lastHeight = -1;
+        const settle = () => {
+            const height = list.current?.offsetHeight ?? 0;
+            frames += 1;
+            if (height === lastHeight || frames > SETTLE_FRAMES) {
+                following.current = false;
+                return;
+            }
+            lastHeight = height;
+            id = requestAnimationFrame(settle);
+        };
+        id = requestAnimationFrame(settle);
         return () => cancelAnimationFrame(id);
     }, [follow]);
     /** Scrolls to the list's end when following and the user was there; called after layout (no forced one). */
