@@ -4,7 +4,7 @@ import { fail, ok, describeError, type Result } from '../contract/result';
 import { ENGINE_VERSION } from '../contract/version';
 import { newId } from '../contract/new-id';
 import { HealthReportSchema, type EngineApi, type HealthReport, type HostBridge } from '../contract/wire';
-import type { RunOutcome, RunRequest } from '../contract/run-input';
+import type { RunInput, RunOutcome, RunRequest } from '../contract/run-input';
 import { openTavernAgentDb, type TavernAgentDb } from '../store/db';
 import { createIdbRunStorage } from '../store/idb-run-storage';
 import type { RunStorage } from '../store/run-storage';
@@ -20,6 +20,7 @@ import { scriptedProfile } from './script-run';
 import { extToolDefinitions } from '../tools/ext';
 import { extToolCaller } from './ext-tool-caller';
 import { runAgent } from './run';
+import type { RunDependencies } from './run-session';
 import { isCutOff, leaseHeld, liveRunIds, markInterruptedRuns, withChatWriter, withRunLock } from './interrupted';
 import { planResume, resumeAgent } from './resume';
 import { createLiveChannel, type LiveChannel } from './live-channel';
@@ -91,19 +92,7 @@ export function createEngine(): EngineApi {
         const input = { ...parsed.data, profile: scriptedProfile(prepared.profile, parsed.data.script) };
         if (running.has(input.runId)) return fail('run.already_running', `Run ${input.runId} is already running.`);
         return asChatWriter(input.runId, input.chat.integrity, (signal, guidanceQueue) =>
-            deliveredFirst(liveSink(host, input.chat.integrity), (sink) =>
-                runAgent(input, {
-                    storage: store,
-                    host,
-                    tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, input))],
-                    sink,
-                    signal,
-                    guidance: guidanceQueue,
-                    profiles: prepared.profiles,
-                    leaseOwner: engineId,
-                    ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
-                }),
-            ),
+            withRunDependencies(store, host, input, signal, guidanceQueue, prepared.profiles, (deps) => runAgent(input, deps)),
         );
     }
 
@@ -127,9 +116,31 @@ export function createEngine(): EngineApi {
         return { sink, delivered };
     }
 
-    /** Runs the agent with the events sink, and returns its outcome once the page has all its events. */
-    async function deliveredFirst(events: ReturnType<typeof liveSink>, run: (sink: ReturnType<typeof liveSink>['sink']) => Promise<RunOutcome>): Promise<RunOutcome> {
-        const outcome = await run(events.sink);
+    /**
+     * Runs a run (a new one or a resumed one) with what it works with here, and returns its outcome once the
+     * page has taken all its events.
+     */
+    async function withRunDependencies(
+        store: RunStorage,
+        host: HostBridge,
+        input: RunInput,
+        signal: AbortSignal,
+        guidanceQueue: GuidanceQueue,
+        profiles: Profile[],
+        run: (deps: RunDependencies) => Promise<RunOutcome>,
+    ): Promise<RunOutcome> {
+        const events = liveSink(host, input.chat.integrity);
+        const outcome = await run({
+            storage: store,
+            host,
+            tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, input))],
+            sink: events.sink,
+            signal,
+            guidance: guidanceQueue,
+            profiles,
+            leaseOwner: engineId,
+            ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
+        });
         await events.delivered();
         return outcome;
     }
@@ -275,19 +286,7 @@ export function createEngine(): EngineApi {
                     // Read again under the chat's lock: another tab may have resumed it meanwhile.
                     const fresh = await planResume(store, runId);
                     if (!fresh.ok) return { runId, state: 'failed', messageId: plan.value.record.messageId, error: { code: fresh.error.code, message: fresh.error.message } };
-                    return deliveredFirst(liveSink(host, fresh.value.input.chat.integrity), (sink) =>
-                        resumeAgent(fresh.value, {
-                            storage: store,
-                            host,
-                            tools: [...ALL_TOOLS, ...extToolDefinitions(fresh.value.input.extTools ?? [], extToolCaller(host, fresh.value.input))],
-                            sink,
-                            signal,
-                            guidance: guidanceQueue,
-                            profiles: prepared.profiles,
-                            leaseOwner: engineId,
-                            ...(skillCache ? { skillFiles: skillFileReader(skillCache) } : {}),
-                        }),
-                    );
+                    return withRunDependencies(store, host, fresh.value.input, signal, guidanceQueue, prepared.profiles, (deps) => resumeAgent(fresh.value, deps));
                 });
             } finally {
                 (host as Partial<Remote<HostBridge>>)[releaseProxy]?.();
