@@ -1,3 +1,5 @@
+import { importStModule } from './st-module';
+
 /**
  * Whether a slash command was typed alone in the chat box (or run alone from a Quick Reply button), rather
  * than in a pipe, a closure, or a script another extension runs. SillyTavern hands each callback its
@@ -21,7 +23,7 @@ export async function runsAlone(named: unknown, commandName: string): Promise<bo
     // Without a scope (called directly from code) the answer is the value.
     if (!scope || (scope.parent !== null && scope.parent !== undefined)) return false;
     try {
-        const module = (await import(/* webpackIgnore: true */ SLASH_COMMANDS_MODULE)) as SlashCommandsModule;
+        const module = await importStModule<SlashCommandsModule>(SLASH_COMMANDS_MODULE);
         if (!args._abortController || args._abortController !== module.commandsFromChatInputAbortController) return false;
         const commands = module.parser?.commandIndex;
         return Array.isArray(commands) && commands.length === 1 && commands[0]?.name === commandName;

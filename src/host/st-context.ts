@@ -1,3 +1,5 @@
+import { importStModule } from './st-module';
+
 /**
  * The part of SillyTavern's context API (public/scripts/st-context.js) that Tavern Agent uses. Every member
  * here is the same in 1.18.0 and 1.19 (1.19 only adds messageFormatter, which we do not use); a member a
@@ -101,7 +103,7 @@ export function stContext(): StContext {
 /** ST's internals that are not on the context; imported at run time from the page, never bundled. */
 export async function currentUserHandle(): Promise<string> {
     try {
-        const userModule = (await import(/* webpackIgnore: true */ ST_USER_MODULE)) as { getCurrentUserHandle?: () => string };
+        const userModule = await importStModule<{ getCurrentUserHandle?: () => string }>(ST_USER_MODULE);
         return userModule.getCurrentUserHandle?.() ?? 'default-user';
     } catch {
         return 'default-user';

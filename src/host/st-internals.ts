@@ -1,3 +1,5 @@
+import { importStModule } from './st-module';
+
 /**
  * SillyTavern internals that the context API does not offer, imported from the page at run time (never
  * bundled: build.mjs marks /scripts/* external). Each is typed with just what we use.
@@ -16,7 +18,7 @@ export interface OpenAiModule {
 const OPENAI_MODULE = '/scripts/openai.js';
 
 export function importOpenAiModule(): Promise<OpenAiModule> {
-    return import(/* webpackIgnore: true */ OPENAI_MODULE) as Promise<OpenAiModule>;
+    return importStModule<OpenAiModule>(OPENAI_MODULE);
 }
 
 /** script.js: the clean-up SillyTavern gives every generated reply (stop strings, AI-output regexes, trims). */
@@ -62,17 +64,17 @@ const TEXTGEN_MODULE = '/scripts/textgen-settings.js';
 const INSTRUCT_MODULE = '/scripts/instruct-mode.js';
 
 export function importTextGenModule(): Promise<TextGenModule> {
-    return import(/* webpackIgnore: true */ TEXTGEN_MODULE) as Promise<TextGenModule>;
+    return importStModule<TextGenModule>(TEXTGEN_MODULE);
 }
 
 export function importInstructModule(): Promise<InstructModule> {
-    return import(/* webpackIgnore: true */ INSTRUCT_MODULE) as Promise<InstructModule>;
+    return importStModule<InstructModule>(INSTRUCT_MODULE);
 }
 
 export function importScriptModule(): Promise<ScriptModule> {
-    return import(/* webpackIgnore: true */ SCRIPT_MODULE) as Promise<ScriptModule>;
+    return importStModule<ScriptModule>(SCRIPT_MODULE);
 }
 
 export function importRegexEngine(): Promise<RegexEngineModule> {
-    return import(/* webpackIgnore: true */ REGEX_ENGINE_MODULE) as Promise<RegexEngineModule>;
+    return importStModule<RegexEngineModule>(REGEX_ENGINE_MODULE);
 }

@@ -1,3 +1,5 @@
+import { importStModule } from './st-module';
+
 /**
  * SillyTavern's world-info module (public/scripts/world-info.js, 1.19), imported from the page at run time
  * like the other internals (never bundled): the context API lacks entry creation and the chat-lore key.
@@ -22,5 +24,5 @@ export interface WorldInfoModule {
 const WORLD_INFO_MODULE = '/scripts/world-info.js';
 
 export function importWorldInfoModule(): Promise<WorldInfoModule> {
-    return import(/* webpackIgnore: true */ WORLD_INFO_MODULE) as Promise<WorldInfoModule>;
+    return importStModule<WorldInfoModule>(WORLD_INFO_MODULE);
 }

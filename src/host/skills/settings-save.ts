@@ -1,4 +1,5 @@
 import { stContext } from '../st-context';
+import { importStModule } from '../st-module';
 
 interface ScriptModule {
     saveSettings(): Promise<void>;
@@ -13,7 +14,7 @@ const SCRIPT_MODULE = '/script.js';
  */
 export async function saveSettingsNow(): Promise<boolean> {
     const context = stContext();
-    const script = (await import(/* webpackIgnore: true */ SCRIPT_MODULE)) as ScriptModule;
+    const script = await importStModule<ScriptModule>(SCRIPT_MODULE);
     let saved = false;
     const onSaved = () => {
         saved = true;
