@@ -4,7 +4,8 @@
 // prints where the page's main thread spent its time (self and inclusive, by function), and the long
 // animation frames with their scripts. Build dist/ unminified (`MINIFY=0 npm run build`, never committed) to read names.
 // `open` profiles opening the 5,000-event run three times; `open-trace` traces one open, by thread.
-// `burst-trace` and `stream-trace` record a Chromium trace of the turn and print where each thread spent it.
+// `burst-trace` and `stream-trace` record a Chromium trace of the turn and print where each thread spent it
+// (`--closed`: with the panel closed, as figure 1 runs).
 // `scroll` profiles scrolling the 5,000-event timeline; `scroll-trace` records a Chromium trace of it
 // (`floor-trace`: of the panel scrolled over an empty box in its place, the floor) instead and prints, for the whole scroll and for each frame over 33 ms, where every thread of the
 // renderer (main, compositor, raster) and the GPU process spent the time: style, layout, paint, scripts.
@@ -324,6 +325,11 @@ async function main(): Promise<void> {
     try {
         const tavern = await shared.tavern();
         const { page, close } = await openAgentPage(tavern);
+        // --closed: the panel closed, as figure 1 runs its turns.
+        if (process.argv.includes('--closed')) {
+            await page.click('#tavern_agent_button .drawer-icon');
+            await page.waitForSelector('#tavern_agent_panel_root .tavern-agent', { state: 'detached' });
+        }
         let action: () => Promise<unknown>;
         if (mode === 'open' || mode === 'open-trace') {
             // Where opening the 5,000-event run spends its time, by thread (the worker's read included).

@@ -3,14 +3,16 @@
 // into its parts: the model request in flight (the page's Resource Timing, and when the mock got it), and the
 // time between a response and the next request, by the run's own journal (each event's time in the worker)
 // against the page's clock. Medians over the middle rounds of all turns; the journal's clock has whole
-// milliseconds, so its lines are good to about half a millisecond.
+// milliseconds, so its lines are good to about half a millisecond. Each turn is followed by the same turn without
+// its rounds: the difference in CPU time of each process (/proc), per round, is what a round costs the machine.
+import fs from 'node:fs';
 import { agentOn, call, calls } from '../../tests/harness/agent';
 import { Shared } from './shared';
 import { median } from './stats';
 import { newChat } from './tavern';
 import { measureTurn } from './turn';
 
-const N = Math.max(2, Number(process.argv[2] ?? 20));
+const N = Math.max(2, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 20));
 const TURNS = 6;
 
 interface Timing {
@@ -36,6 +38,47 @@ const LAST_RUN_EVENTS = `(async () => {
     return TavernAgent.events(last.runId, { limit: 1000 });
 })()`;
 
+/** Linux clock ticks per second for /proc/<pid>/stat (USER_HZ: 100 on every Linux this runs on). */
+const TICK_MS = 10;
+
+/** Which part of the machine a process is: SillyTavern's server, this bench (the mock model too), or a Chromium process by type. */
+function processKind(pid: number, args: string): string | null {
+    if (pid === process.pid) return 'this bench process (the mock model)';
+    if (/chromium|chrome/i.test(args)) {
+        const type = /--type=([\w-]+)/.exec(args)?.[1];
+        if (!type) return 'Chromium browser process (IndexedDB, network)';
+        if (type === 'utility') return `Chromium utility (${/--utility-sub-type=([\w.]+)/.exec(args)?.[1] ?? '?'})`;
+        return `Chromium ${type}${type === 'renderer' ? ' (page and worker)' : ''}`;
+    }
+    if (/node/.test(args) && /sillytavern|server\.js/i.test(args)) return "SillyTavern's server";
+    return null;
+}
+
+/** CPU time (ms) so far of each kind of process on the machine. */
+function cpuByKind(): Map<string, number> {
+    const totals = new Map<string, number>();
+    for (const entry of fs.readdirSync('/proc')) {
+        const pid = Number(entry);
+        if (!Number.isInteger(pid)) continue;
+        try {
+            const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+            const kind = processKind(pid, args);
+            if (!kind) continue;
+            const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the command name.
+            totals.set(kind, (totals.get(kind) ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+        } catch {
+            /* the process ended meanwhile */
+        }
+    }
+    return totals;
+}
+
+function cpuSpent(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
+    return new Map([...after].map(([kind, ms]) => [kind, ms - (before.get(kind) ?? 0)]));
+}
+
 const shared = new Shared();
 try {
     const tavern = await shared.tavern();
@@ -52,7 +95,9 @@ try {
             calls(call('workspace_write_file', { path: 'output/main.md', content: 'The forest is quiet.' }), call('workspace_commit', {}), call('workspace_finish', {})),
         );
         await page.evaluate(OBSERVE_REQUESTS);
+        const cpuBefore = cpuByKind();
         const measured = await measureTurn(page, 'Tell me about the forest.');
+        const cpuRounds = cpuSpent(cpuBefore, cpuByKind());
         const origin = (await page.evaluate('performance.timeOrigin')) as number;
         const requests = ((await page.evaluate('globalThis.__roundRequests')) as Timing[]).map((r) => ({ start: origin + r.start, end: origin + r.end }));
         const arrived = tavern.mock.generations().map((r) => r.at);
@@ -61,6 +106,24 @@ try {
         const [requested, responded] = [times('model-request'), times('model-response')];
         if (requests.length !== N + 1 || requested.length !== N + 1) throw new Error(`turn ${turn}: ${requests.length} requests seen, ${requested.length} journaled, expected ${N + 1}`);
         add('turn, click → idle (ms)', measured.wallMs);
+        // The same turn without its rounds: the difference, per round, is what the rounds cost each process.
+        await newChat(page);
+        await agentOn(page);
+        await page.waitForTimeout(150);
+        tavern.mock.reset();
+        tavern.mock.enqueue(calls(call('workspace_write_file', { path: 'output/main.md', content: 'The forest is quiet.' }), call('workspace_commit', {}), call('workspace_finish', {})));
+        const cpuBeforeZero = cpuByKind();
+        const zero = await measureTurn(page, 'Tell me about the forest.');
+        const cpuZero = cpuSpent(cpuBeforeZero, cpuByKind());
+        add('the same turn with no rounds (ms)', zero.wallMs);
+        add('wall time per round, from the two turns', (measured.wallMs - zero.wallMs) / N);
+        let total = 0;
+        for (const [kind, ms] of cpuRounds) {
+            const perRound = (ms - (cpuZero.get(kind) ?? 0)) / N;
+            total += perRound;
+            add(`CPU per round: ${kind}`, perRound);
+        }
+        add('CPU per round: all of them (2 cores)', total);
         // The first request carries the whole conversation and the last ends the run: the middle ones are rounds.
         for (let i = 1; i < N; i += 1) {
             const request = requests[i]!;
