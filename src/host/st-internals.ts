@@ -21,7 +21,7 @@ export function importOpenAiModule(): Promise<OpenAiModule> {
     return importStModule<OpenAiModule>(OPENAI_MODULE);
 }
 
-/** script.js: the clean-up SillyTavern gives every generated reply (stop strings, AI-output regexes, trims). */
+/** script.js: the clean-up SillyTavern gives every generated reply (stop strings, AI-output regexes, trims), and its settings save. */
 export interface ScriptModule {
     cleanUpMessage(options: {
         getMessage: string;
@@ -32,6 +32,8 @@ export interface ScriptModule {
     }): string;
     /** The response length the user set (live binding), read by the text route. */
     amount_gen: number;
+    /** Saves SillyTavern's settings at once (not debounced); a failed request shows a toast, never rejects. */
+    saveSettings(): Promise<void>;
 }
 
 /** The regex extension's engine: the scripts the user placed on AI output and reasoning. */

@@ -1,11 +1,5 @@
 import { stContext } from '../st-context';
-import { importStModule } from '../st-module';
-
-interface ScriptModule {
-    saveSettings(): Promise<void>;
-}
-
-const SCRIPT_MODULE = '/script.js';
+import { importScriptModule } from '../st-internals';
 
 /**
  * Saves SillyTavern's settings now (not debounced) and tells whether the server took them. ST's own
@@ -14,7 +8,7 @@ const SCRIPT_MODULE = '/script.js';
  */
 export async function saveSettingsNow(): Promise<boolean> {
     const context = stContext();
-    const script = await importStModule<ScriptModule>(SCRIPT_MODULE);
+    const script = await importScriptModule();
     let saved = false;
     const onSaved = () => {
         saved = true;
