@@ -85,19 +85,23 @@ try {
     const { page } = await tavern.openChat();
     const rows: Record<string, number[]> = {};
     const add = (label: string, value: number) => (rows[label] ??= []).push(value);
-    for (let turn = 0; turn < TURNS; turn += 1) {
+    /** One turn of `rounds` list_files rounds and a commit, in a new chat: its measure and each process's CPU. */
+    const agentTurn = async (rounds: number) => {
         await newChat(page);
         await agentOn(page);
         await page.waitForTimeout(150);
         tavern.mock.reset();
         tavern.mock.enqueue(
-            ...Array.from({ length: N }, () => calls(call('workspace_list_files', {}))),
+            ...Array.from({ length: rounds }, () => calls(call('workspace_list_files', {}))),
             calls(call('workspace_write_file', { path: 'output/main.md', content: 'The forest is quiet.' }), call('workspace_commit', {}), call('workspace_finish', {})),
         );
         await page.evaluate(OBSERVE_REQUESTS);
-        const cpuBefore = cpuByKind();
+        const before = cpuByKind();
         const measured = await measureTurn(page, 'Tell me about the forest.');
-        const cpuRounds = cpuSpent(cpuBefore, cpuByKind());
+        return { measured, cpu: cpuSpent(before, cpuByKind()) };
+    };
+    for (let turn = 0; turn < TURNS; turn += 1) {
+        const { measured, cpu: cpuRounds } = await agentTurn(N);
         const origin = (await page.evaluate('performance.timeOrigin')) as number;
         const requests = ((await page.evaluate('globalThis.__roundRequests')) as Timing[]).map((r) => ({ start: origin + r.start, end: origin + r.end }));
         const arrived = tavern.mock.generations().map((r) => r.at);
@@ -105,17 +109,10 @@ try {
         const times = (type: string) => events.filter((e) => e.type === type).map((e) => e.at);
         const [requested, responded] = [times('model-request'), times('model-response')];
         if (requests.length !== N + 1 || requested.length !== N + 1) throw new Error(`turn ${turn}: ${requests.length} requests seen, ${requested.length} journaled, expected ${N + 1}`);
-        add('turn, click → idle (ms)', measured.wallMs);
+        add('turn, click → idle', measured.wallMs);
         // The same turn without its rounds: the difference, per round, is what the rounds cost each process.
-        await newChat(page);
-        await agentOn(page);
-        await page.waitForTimeout(150);
-        tavern.mock.reset();
-        tavern.mock.enqueue(calls(call('workspace_write_file', { path: 'output/main.md', content: 'The forest is quiet.' }), call('workspace_commit', {}), call('workspace_finish', {})));
-        const cpuBeforeZero = cpuByKind();
-        const zero = await measureTurn(page, 'Tell me about the forest.');
-        const cpuZero = cpuSpent(cpuBeforeZero, cpuByKind());
-        add('the same turn with no rounds (ms)', zero.wallMs);
+        const { measured: zero, cpu: cpuZero } = await agentTurn(0);
+        add('the same turn with no rounds', zero.wallMs);
         add('wall time per round, from the two turns', (measured.wallMs - zero.wallMs) / N);
         let total = 0;
         for (const [kind, ms] of cpuRounds) {
@@ -123,7 +120,7 @@ try {
             total += perRound;
             add(`CPU per round: ${kind}`, perRound);
         }
-        add('CPU per round: all of them (2 cores)', total);
+        add('CPU per round: all of them', total);
         // The first request carries the whole conversation and the last ends the run: the middle ones are rounds.
         for (let i = 1; i < N; i += 1) {
             const request = requests[i]!;
