@@ -63,16 +63,17 @@ export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
 /**
  * How the journal stores one write (database version 4 on): the events of the batch, in seq order, as one
  * record of the `events` store keyed by its first event, with the small hidden files they describe inline
- * (store/event-groups.ts says which). `seqs` and `fileKeys` feed the store's indexes: every seq the group
- * holds (unique: no two records hold one seq) and every inline file's [runId, path]. Records written
- * before version 4 are single JournalEvents; both kinds are read.
+ * (store/event-groups.ts says which). `fileKeys` feeds the store's index of every inline file's
+ * [runId, path]. `seqs` (every seq the group holds) fed a unique index in version 4 only: groups written
+ * then still carry it, and nothing reads it. Records written before version 4 are single JournalEvents;
+ * both kinds are read.
  */
 export const EventGroupRecordSchema = z.object({
     v: z.literal(RECORD_VERSION),
     runId: z.string(),
     seq: z.number().int().nonnegative(),
     group: z.array(JournalEventSchema),
-    seqs: z.array(z.tuple([z.string(), z.number().int().nonnegative()])),
+    seqs: z.array(z.tuple([z.string(), z.number().int().nonnegative()])).optional(),
     files: z.array(WorkspaceFileSchema).optional(),
     fileKeys: z.array(z.tuple([z.string(), z.string()])).optional(),
 });

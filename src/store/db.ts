@@ -1,8 +1,8 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { CheckpointRecord, PersistState, RunRecord, StoredEventRecord, WorkspaceFile } from '../contract/records';
 import type { SkillBundle } from '../contract/skills';
 
-export const DATABASE_VERSION = 4;
+export const DATABASE_VERSION = 5;
 
 export interface TavernAgentDb extends DBSchema {
     runs: { key: string; value: RunRecord; indexes: { byChat: string } };
@@ -10,7 +10,7 @@ export interface TavernAgentDb extends DBSchema {
      * The append-only journal; key [runId, seq] keeps a run's events contiguous and ordered. From version 4
      * a record is one journal write (event-groups.ts), keyed by its first event; before, one event.
      */
-    events: { key: [string, number]; value: StoredEventRecord; indexes: { bySeq: [string, number]; byFile: [string, string] } };
+    events: { key: [string, number]; value: StoredEventRecord; indexes: { byFile: [string, string] } };
     files: { key: [string, string]; value: WorkspaceFile };
     checkpoints: { key: [string, number]; value: CheckpointRecord; indexes: { byPath: [string, string] } };
     /** persist/ as a successful run left it, keyed by run id; the chat's memory follows its messages. */
@@ -64,8 +64,15 @@ export async function openTavernAgentDb(userHandle: string): Promise<IDBPDatabas
             // Records stored before have neither field, so they are in neither index and read as before.
             if (oldVersion < 4 && db.objectStoreNames.contains('events')) {
                 const events = transaction.objectStore('events');
-                events.createIndex('bySeq', 'seqs', { unique: true, multiEntry: true });
+                // Untyped: the schema above is the latest version's, which no longer has this index.
+                unwrap(events).createIndex('bySeq', 'seqs', { unique: true, multiEntry: true });
                 events.createIndex('byFile', 'fileKeys', { multiEntry: true });
+            }
+            // v5: without bySeq. Its unique entries, one per event, made a round's write a fifth dearer (bench
+            // 3); the key of a group's first event guards the journal as well (event-groups.ts says why).
+            if (oldVersion < 5 && db.objectStoreNames.contains('events')) {
+                const events = unwrap(transaction.objectStore('events'));
+                if (events.indexNames.contains('bySeq')) events.deleteIndex('bySeq');
             }
         },
         blocking() {

@@ -30,8 +30,15 @@ export function isEventGroup(record: StoredEventRecord): record is EventGroupRec
 
 /**
  * A batch of writes (one run's consecutive events) as one group record, and the files that must still be
- * stored on their own. `seqs` feeds a unique index: a group overlapping any stored group is refused whole,
- * as an event whose seq is taken always was.
+ * stored on their own.
+ *
+ * The record's key, its first event's [runId, seq], is what keeps two writers of one run apart: it is
+ * added, never put, so a group whose first seq is taken is refused whole. That is enough because a journal
+ * starts where the stored journal ends and writes consecutive seqs: two journals of one run (a run resumed
+ * in a second tab while the first still writes) both write next at the seq after the last stored event,
+ * and the one that lands second is refused. Database version 4 also indexed every seq of a group
+ * (unique), which refused a write starting inside a stored group too; no journal writes one, and those
+ * index entries made each round's write about a fifth dearer (bench 3).
  */
 export function groupRecord(batch: readonly EventWrite[]): { record: EventGroupRecord; files: WorkspaceFile[] } {
     // The journal writes in seq order; a caller that does not still gets its group keyed by its first seq.
@@ -46,7 +53,6 @@ export function groupRecord(batch: readonly EventWrite[]): { record: EventGroupR
         runId: first.runId,
         seq: first.seq,
         group: writes.map((w) => w.event),
-        seqs: writes.map((w) => [w.event.runId, w.event.seq]),
         ...(inline.length > 0 ? { files: inline, fileKeys: inline.map((f) => [f.runId, f.path]) } : {}),
     };
     return { record, files };

@@ -156,7 +156,7 @@ export function createIdbRunStorage(db: Db): RunStorage {
         if (files.length > 0) stores.push('files');
         if (checkpoints.length > 0) stores.push('checkpoints');
         await plainTransaction(plain, stores, (tx) => {
-            // add: a group holding a stored seq fails the unique bySeq index, and the whole write with it.
+            // add: a group whose first seq is taken fails on its key, and the whole write with it (event-groups.ts).
             const events = tx.objectStore('events');
             for (const group of groups) events.add(group.record);
             if (files.length > 0) {

@@ -9,7 +9,8 @@ import { describe, it } from 'node:test';
 import { openDB, type IDBPDatabase } from 'idb';
 import type { CheckpointRecord, JournalEvent, RunRecord, StoredEventRecord, WorkspaceFile } from '../../src/contract/records';
 import { databaseNameFor, DATABASE_VERSION, openTavernAgentDb, type TavernAgentDb } from '../../src/store/db';
-import { INLINE_FILE_MAX_CHARS, isEventGroup } from '../../src/store/event-groups';
+import { groupRecord, INLINE_FILE_MAX_CHARS, isEventGroup } from '../../src/store/event-groups';
+import { Journal } from '../../src/engine/journal';
 import { createIdbRunStorage } from '../../src/store/idb-run-storage';
 import type { EventWrite, RunStorage } from '../../src/store/run-storage';
 import { exportRun, importRun, listRunFiles, readRunFile } from '../../src/engine/run-archive';
@@ -38,6 +39,19 @@ async function openVersion3(name: string): Promise<IDBPDatabase> {
             db.createObjectStore('skillBundles', { keyPath: 'hash' });
             db.createObjectStore('chunks', { keyPath: 'hash' });
             db.createObjectStore('chunkRefs', { keyPath: ['runId', 'path'] });
+        },
+    });
+}
+
+/** A database as version 4 of the extension left it: version 3's stores, and the events store's two indexes. */
+async function openVersion4(name: string): Promise<IDBPDatabase> {
+    const v3 = await openVersion3(name);
+    v3.close();
+    return openDB(databaseNameFor(name), 4, {
+        upgrade(_db, _old, _new, transaction) {
+            const events = transaction.objectStore('events');
+            events.createIndex('bySeq', 'seqs', { unique: true, multiEntry: true });
+            events.createIndex('byFile', 'fileKeys', { multiEntry: true });
         },
     });
 }
@@ -93,7 +107,7 @@ describe('the stored journal format', () => {
         db.close();
     });
 
-    it('lists events from any seq, inside a group or at its start, and refuses a write overlapping a stored one', async () => {
+    it('lists events from any seq, inside a group or at its start, and refuses a write whose first seq is taken', async () => {
         const db = await openTavernAgentDb(handle());
         const storage = createIdbRunStorage(db);
         await storage.appendEvents(round('run-1', 0, 1));
@@ -104,12 +118,14 @@ describe('the stored journal format', () => {
         assert.deepEqual((await storage.listEvents('run-1', 4)).map((e) => e.seq), [4, 5, 6, 7]);
         assert.deepEqual((await storage.listEvents('run-1', 7)).map((e) => e.seq), [7]);
         assert.deepEqual(await storage.listEvents('run-1', 8), []);
-        // Starting inside a stored group (seq 6) or at its start (seq 4): refused whole, nothing lands.
-        for (const first of [6, 4, 2]) {
+        // Starting where a stored group starts (as a second journal of the run would): refused whole, nothing lands.
+        for (const first of [4, 0]) {
             await assert.rejects(storage.appendEvents([{ event: event('run-1', first), attachments: { files: [file('run-1', 'tool-args/dup.json')] } }, { event: event('run-1', first + 10) }]), { name: 'ConstraintError' });
         }
         assert.deepEqual((await storage.listEvents('run-1')).map((e) => e.seq), [0, 1, 2, 3, 4, 5, 6, 7]);
         assert.equal(await storage.getFile('run-1', 'tool-args/dup.json'), undefined);
+        // The records carry no per-seq index keys (database version 5).
+        for (const record of await records(db, 'run-1')) assert.ok(isEventGroup(record) && record.seqs === undefined);
         db.close();
     });
 
@@ -125,8 +141,8 @@ describe('the stored journal format', () => {
         assert.deepEqual((await storage.listEvents('run-1', 100)).map((e) => e.seq), [...Array(100).keys()].map((k) => k + 100));
         assert.deepEqual(await storage.listEvents('run-1', 200), []);
         assert.equal((await storage.getFile('run-1', 'tool-results/c1.json'))?.content, 'text of tool-results/c1.json');
-        // Its seqs are taken: a later write over them is refused, as after a journal write.
-        await assert.rejects(storage.appendEvents([{ event: event('run-1', 150) }]), { name: 'ConstraintError' });
+        // Its groups' keys are taken: a write starting at one is refused, as after a journal write.
+        await assert.rejects(storage.appendEvents([{ event: event('run-1', 128) }]), { name: 'ConstraintError' });
         await storage.deleteRun('run-1');
         assert.deepEqual(await records(db, 'run-1'), []);
         db.close();
@@ -156,6 +172,52 @@ describe('the stored journal format', () => {
         for (const path of ['tool-results/c1.json', 'tool-results/c2.json', 'output/main.md']) assert.ok(await storage.getFile('old-run', path), path);
         // A new group may not take a seq an old record holds as its key.
         await assert.rejects(storage.appendEvents([{ event: event('old-run', 4) }]), { name: 'ConstraintError' });
+        db.close();
+    });
+
+    it('a version 4 database upgrades in place: its per-seq index goes, its groups read as before', async () => {
+        const name = handle();
+        const old = await openVersion4(name);
+        await old.put('runs', run('v4-run'));
+        // Groups as version 4 wrote them, each with its seqs for the unique index.
+        for (const first of [0, 4]) {
+            const { record } = groupRecord(round('v4-run', first, first / 4 + 1));
+            await old.add('events', { ...record, seqs: record.group.map((e) => [e.runId, e.seq]) });
+        }
+        old.close();
+
+        const db = await openTavernAgentDb(name);
+        assert.equal(db.version, DATABASE_VERSION);
+        assert.deepEqual([...db.transaction('events').store.indexNames], ['byFile']);
+        const storage = createIdbRunStorage(db);
+        assert.deepEqual((await storage.listEvents('v4-run', 2)).map((e) => e.seq), [2, 3, 4, 5, 6, 7]);
+        assert.equal((await storage.getFile('v4-run', 'tool-results/c2.json'))?.content, '{"ok":true,"n":2}');
+        // Resumed by the new code: its next group follows, without seqs; a group at a taken first seq is refused.
+        await storage.appendEvents(round('v4-run', 8, 3));
+        await assert.rejects(storage.appendEvents(round('v4-run', 4, 9)), { name: 'ConstraintError' });
+        const stored = await records(db, 'v4-run');
+        assert.deepEqual(stored.map((r) => (isEventGroup(r) ? `${r.seq}+${r.group.length}:${r.seqs ? 'seqs' : '-'}` : 'event')), ['0+4:seqs', '4+4:seqs', '8+4:-']);
+        assert.deepEqual((await storage.listEvents('v4-run')).map((e) => e.seq), [...Array(12).keys()]);
+        db.close();
+    });
+
+    it('two journals of one run, both started where the stored journal ends: the second to write is refused', async () => {
+        const db = await openTavernAgentDb(handle());
+        const storage = createIdbRunStorage(db);
+        await storage.appendEvents(round('run-1', 0, 1));
+        const next = (await storage.listEvents('run-1')).length;
+        const first = new Journal('run-1', storage, () => undefined, () => 1, next);
+        const second = new Journal('run-1', storage, () => undefined, () => 2, next);
+        // The first writes two steps (its second write lands after the other journal began); the other is refused at once.
+        const note = (reason: string) => ({ reason });
+        await first.append('run-cancel', note('a'));
+        await assert.rejects(second.append('run-cancel', note('b')), { code: 'store.write_failed' });
+        await first.append('run-cancel', note('c'));
+        // Refused again on its next step: it never takes a seq of the first journal's.
+        await assert.rejects(second.append('run-cancel', note('d')), { code: 'store.write_failed' });
+        const events = await storage.listEvents('run-1');
+        assert.deepEqual(events.map((e) => e.seq), [0, 1, 2, 3, 4, 5]);
+        assert.deepEqual(events.slice(4).map((e) => (e.payload as { reason: string }).reason), ['a', 'c']);
         db.close();
     });
 
