@@ -31,10 +31,14 @@ export async function prepareRun(session: RunSession): Promise<{ workspace: Work
     const memory = await fixMemoryBase(input, session.deps.storage);
     await workspace.seed(memory.files);
     await seedFixOutput(workspace, input.fix);
-    await workspace.writeHidden('input/prompt.json', JSON.stringify(input.prompt, null, 1));
-    await workspace.writeHidden('input/chat.json', JSON.stringify({ chat: input.chat, prefix: input.prefix }, null, 1));
-    await workspace.writeHidden('input/worldinfo.json', JSON.stringify(input.worldInfo, null, 1));
-    // The rest of the frozen input (profile included), so an interrupted run can resume as itself.
-    await workspace.writeHidden(RUN_INPUT_PATH, storedRunInput(input));
+    // Queued together: the browser stores one while the worker serializes and chunks the next (a long chat's
+    // prefix is megabytes). Their transactions share their stores, so they still land in this order, each whole.
+    await Promise.all([
+        workspace.writeHidden('input/prompt.json', JSON.stringify(input.prompt, null, 1)),
+        workspace.writeHidden('input/chat.json', JSON.stringify({ chat: input.chat, prefix: input.prefix }, null, 1)),
+        workspace.writeHidden('input/worldinfo.json', JSON.stringify(input.worldInfo, null, 1)),
+        // The rest of the frozen input (profile included), so an interrupted run can resume as itself.
+        workspace.writeHidden(RUN_INPUT_PATH, storedRunInput(input)),
+    ]);
     return { workspace, memory };
 }
