@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { Browser } from 'playwright-core';
 import { call, calls } from '../tests/harness/agent';
 import { LINKED_FOLDER, REPO_ROOT } from '../tests/harness/tavern';
+import type { ContextSource } from '../tests/harness/browser';
 import { openAgentPage, sendAndWait } from './lib/agent-page';
 import { collectFrameProbe, installFrameProbe, type FrameProbeResult } from './lib/probes';
 import { ratioOf, type Benchmark, type Figure } from './lib/report';
@@ -104,7 +104,7 @@ const APP_READY_HOOK = `(() => {
 })();`;
 
 /** Alternating page loads with and without the extension linked, in one browser context, ABBA order. */
-async function pageLoads(tavern: BenchTavern, browser: Browser, log: (m: string) => void) {
+async function pageLoads(tavern: BenchTavern, browser: ContextSource, log: (m: string) => void) {
     const link = tavern.extensionLink;
     const setLinked = (on: boolean) => {
         if (on && !isLinked(link)) fs.symlinkSync(REPO_ROOT, link, 'dir');
@@ -156,7 +156,7 @@ interface CpuProfile {
  * The extension's own main-thread time in a page load, from a sampling CPU profile (navigation start →
  * APP_READY handled): the time spent in functions from the extension's files, beside all non-idle time.
  */
-async function profiledLoads(tavern: BenchTavern, browser: Browser) {
+async function profiledLoads(tavern: BenchTavern, browser: ContextSource) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addInitScript(APP_READY_HOOK);
     const page = await context.newPage();

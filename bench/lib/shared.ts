@@ -1,34 +1,33 @@
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../../tests/harness/browser';
+import { DiskBrowser } from './disk-browser';
 import { openWorkerBench, type WorkerBenchPage } from './worker-page';
 import { startBenchTavern, type BenchTavern } from './tavern';
 
 /**
- * What the benchmarks share within one `npm run bench`: one Chromium, one SillyTavern (with the extension
- * linked and the mock model), one worker bench page. Each starts on first use and stops at the end.
+ * What the benchmarks share within one `npm run bench`: one Chromium launcher whose contexts keep their
+ * storage on disk (disk-browser.ts), one SillyTavern (with the extension linked and the mock model), one
+ * worker bench page. Each starts on first use and stops at the end.
  */
 export class Shared {
-    private browserPromise: Promise<Browser> | null = null;
+    private readonly diskBrowser = new DiskBrowser();
     private tavernPromise: Promise<BenchTavern> | null = null;
     private workerPagePromise: Promise<WorkerBenchPage> | null = null;
 
-    browser(): Promise<Browser> {
-        this.browserPromise ??= launchBrowser();
-        return this.browserPromise;
+    browser(): Promise<DiskBrowser> {
+        return Promise.resolve(this.diskBrowser);
     }
 
     async tavern(): Promise<BenchTavern> {
-        this.tavernPromise ??= this.browser().then((browser) => startBenchTavern(browser));
+        this.tavernPromise ??= startBenchTavern(this.diskBrowser);
         return this.tavernPromise;
     }
 
     async workerPage(): Promise<WorkerBenchPage> {
-        this.workerPagePromise ??= this.browser().then((browser) => openWorkerBench(browser));
+        this.workerPagePromise ??= openWorkerBench(this.diskBrowser);
         return this.workerPagePromise;
     }
 
     async chromiumVersion(): Promise<string | null> {
-        return this.browserPromise ? (await this.browserPromise).version() : null;
+        return this.diskBrowser.version();
     }
 
     async close(): Promise<void> {
@@ -42,6 +41,6 @@ export class Shared {
         };
         await closeQuietly(this.workerPagePromise);
         await closeQuietly(this.tavernPromise);
-        await closeQuietly(this.browserPromise);
+        await this.diskBrowser.close();
     }
 }

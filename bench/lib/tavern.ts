@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { openCharacter, openSillyTavern, type StPage } from '../../tests/harness/browser';
+import type { Page } from 'playwright-core';
+import { openCharacter, openSillyTavern, type ContextSource, type StPage } from '../../tests/harness/browser';
 import { startMockModel, type MockModel } from '../../tests/harness/mock-model';
 import { startSillyTavern, type SillyTavernServer } from '../../tests/harness/st-server';
 import { LINKED_FOLDER, REPO_ROOT, waitForExtension } from '../../tests/harness/tavern';
@@ -12,7 +12,7 @@ export const BUILT_IN_RECURSE_LIMIT = 50;
 export interface BenchTavern {
     mock: MockModel;
     st: SillyTavernServer;
-    browser: Browser;
+    browser: ContextSource;
     /** The symlink that installs the extension for this SillyTavern user (removed to load the page without it). */
     extensionLink: string;
     /** A fresh context on SillyTavern's page, the extension loaded, Seraphina's chat open. */
@@ -24,7 +24,7 @@ export interface BenchTavern {
  * The real SillyTavern of the e2e harness, the working tree linked as the extension, talking to the
  * instant scripted mock. Built-in tool calling stays off until a figure switches it on in the page.
  */
-export async function startBenchTavern(browser: Browser): Promise<BenchTavern> {
+export async function startBenchTavern(browser: ContextSource): Promise<BenchTavern> {
     const mock = await startMockModel();
     let st: SillyTavernServer;
     try {

@@ -2,7 +2,8 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { ContextSource } from '../../tests/harness/browser';
 import type { BenchPage } from '../pages/page';
 import { serveFolder } from './static-server';
 
@@ -19,7 +20,7 @@ export interface WorkerBenchPage {
  * Bundles bench/pages (the page and a module worker importing src/engine, store, workspace and tools)
  * the way build.mjs bundles the extension (esm, es2022, minified), serves it from 127.0.0.1 and opens it.
  */
-export async function openWorkerBench(browser: Browser): Promise<WorkerBenchPage> {
+export async function openWorkerBench(browser: ContextSource): Promise<WorkerBenchPage> {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tavern-agent-bench-'));
     await build({
         absWorkingDir: REPO_ROOT,

@@ -28,6 +28,9 @@ const READY_TIMEOUT_MS = 90_000;
 /** Timeout for one chat turn. */
 const TURN_TIMEOUT_MS = 30_000;
 
+/** Where pages get their contexts: a Playwright Browser, or the bench's Chromium with storage on disk. */
+export type ContextSource = Pick<Browser, 'newContext'>;
+
 export function launchBrowser(opts: { headless?: boolean } = {}): Promise<Browser> {
   try {
     accessSync(CHROMIUM_EXECUTABLE, constants.X_OK);
@@ -84,7 +87,7 @@ export async function waitForSillyTavernReady(page: Page, timeout = READY_TIMEOU
 }
 
 export async function openSillyTavern(
-  browser: Browser,
+  browser: ContextSource,
   url: string,
   opts: { viewport?: { width: number; height: number } } = {},
 ): Promise<StPage> {
