@@ -3,9 +3,9 @@ import type { Page } from 'playwright-core';
 import { call, calls } from '../tests/harness/agent';
 import type { MockTurn } from '../tests/harness/mock-model';
 import { openAgentPage, sendAndWait } from './lib/agent-page';
-import { collectLatencyProbe, installLatencyProbe, runPaintFloor, type LatencyProbeResult, type ReceivedEvent } from './lib/probes';
+import { collectLatencyProbe, installLatencyProbe, journalRecordSizes, runPaintFloor, type LatencyProbeResult, type ReceivedEvent } from './lib/probes';
 import type { Benchmark, Figure } from './lib/report';
-import { percentile } from './lib/stats';
+import { median, percentile } from './lib/stats';
 import type { BenchTavern } from './lib/tavern';
 
 const BURST_CALLS = 100;
@@ -98,6 +98,8 @@ async function measure(tavern: BenchTavern, page: Page, script: MockTurn[], pick
     const runMs = Date.now() - started;
     await page.waitForTimeout(200);
     const probe = await page.evaluate(collectLatencyProbe);
+    const runId = probe.received[0]?.runId;
+    const recordSizes = runId ? await page.evaluate(journalRecordSizes, runId) : [];
     const all = latencies(probe).filter(pick);
     const painted = all.filter((l) => l.paintMs !== null).map((l) => l.paintMs!);
     const span = (() => {
@@ -116,14 +118,19 @@ async function measure(tavern: BenchTavern, page: Page, script: MockTurn[], pick
         framesP95: percentile(all.filter((l) => l.frames !== null).map((l) => l.frames!), 95),
         arrivalP50: percentile(all.map((l) => l.arrivalMs), 50),
         arrivalP95: percentile(all.map((l) => l.arrivalMs), 95),
+        /** The JSON length of each record the run's journal stored (one per write). */
+        recordSizes,
         samples: all,
     };
 }
 
-/** The floor: bare worker messages, each adding one row element in the task it arrives in, timed by the same probe. */
-async function measureFloor(page: Page, count: number, spacingMs: number) {
+/**
+ * The floor: bare worker messages, each adding one row element in the task it arrives in, timed by the same
+ * probe; `batch` messages at a time, each batch after one IndexedDB write of `recordChars` when given.
+ */
+async function measureFloor(page: Page, count: number, spacingMs: number, journal: { batch: number; recordChars: number } = { batch: 1, recordChars: 0 }) {
     await page.evaluate(installLatencyProbe, PANEL_ROOT);
-    const samples = await page.evaluate(runPaintFloor, { rootSelector: PANEL_ROOT, count, spacingMs });
+    const samples = await page.evaluate(runPaintFloor, { rootSelector: PANEL_ROOT, count, spacingMs, ...journal });
     const probe = await page.evaluate(collectLatencyProbe);
     const paintedAt = new Map(probe.observed.map((o) => [o.key, o.paintedAt]));
     const paints: number[] = [];
@@ -177,7 +184,13 @@ export const eventLatency: Benchmark = {
             // The floors, on the same page right after: what a bare message and one new element cost.
             const streamFloor = await measureFloor(page, STREAM_ROUNDS * 4, Math.max(1, Math.round(stream.spanMs / Math.max(1, stream.events))));
             const burstFloor = await measureFloor(page, BURST_CALLS * 2, 0);
-            log(`  floors: stream p95 ${streamFloor.p95.toFixed(1)} ms, burst p95 ${burstFloor.p95.toFixed(1)} ms`);
+            // Journal first, as the engine: each round's events after one write of a round's stored size, and
+            // the burst's after one write of its largest record.
+            const roundChars = median(stream.recordSizes);
+            const burstChars = Math.max(0, ...burst.recordSizes);
+            const journalStreamFloor = await measureFloor(page, STREAM_ROUNDS * 4, Math.max(1, Math.round(stream.spanMs / STREAM_ROUNDS)), { batch: 4, recordChars: roundChars });
+            const journalBurstFloor = await measureFloor(page, BURST_CALLS * 2, 0, { batch: BURST_CALLS * 2, recordChars: burstChars });
+            log(`  floors: stream p95 ${streamFloor.p95.toFixed(1)} ms, burst p95 ${burstFloor.p95.toFixed(1)} ms; journal-first: stream p95 ${journalStreamFloor.p95.toFixed(1)} ms (${roundChars} chars a write), burst p95 ${journalBurstFloor.p95.toFixed(1)} ms (${burstChars} chars)`);
             const figures: Figure[] = [
                 {
                     id: 'event-latency.burst.p50',
@@ -223,15 +236,31 @@ export const eventLatency: Benchmark = {
                 { id: 'event-latency.floor.stream.p95', label: `Floor: ${streamFloor.count} bare worker messages at the stream's pace, each adding one row element: p95`, value: streamFloor.p95, unit: 'ms' },
                 { id: 'event-latency.floor.stream.frames-p95', label: '… frames from post to paint, p95', value: streamFloor.framesP95, unit: 'frames' },
                 { id: 'event-latency.floor.burst.p95', label: `Floor: ${burstFloor.count} such messages at once (a burst): p95`, value: burstFloor.p95, unit: 'ms' },
+                { id: 'event-latency.floor.burst.frames-p95', label: '… frames from post to paint, p95', value: burstFloor.framesP95, unit: 'frames' },
+                {
+                    id: 'event-latency.floor.journal-stream.p95',
+                    label: `Floor, journal first: the stream's pace, each round's 4 messages posted after one IndexedDB write of a round's stored size (${roundChars} chars): p95`,
+                    value: journalStreamFloor.p95,
+                    unit: 'ms',
+                },
+                { id: 'event-latency.floor.journal-stream.frames-p95', label: '… frames from the stamp before the write to paint, p95', value: journalStreamFloor.framesP95, unit: 'frames' },
+                {
+                    id: 'event-latency.floor.journal-burst.p95',
+                    label: `Floor, journal first: ${journalBurstFloor.count} messages at once after one write of the burst's largest record (${Math.round(burstChars / 1024)} K chars): p95`,
+                    value: journalBurstFloor.p95,
+                    unit: 'ms',
+                },
+                { id: 'event-latency.floor.journal-burst.frames-p95', label: '… frames, p95', value: journalBurstFloor.framesP95, unit: 'frames' },
             ];
             return {
                 figures,
-                details: { burst, stream, streamFloor, burstFloor },
+                details: { burst, stream, streamFloor, burstFloor, journalStreamFloor, journalBurstFloor },
                 notes: [
                     `Latency = the row painted (the first task after the frame that paints the row added or taking the event's state: MutationObserver → MessageChannel, via the next requestAnimationFrame when the change was made outside a frame's rendering) − event.at (Date.now() in the worker when the event is appended, before its IndexedDB write), the page's clock aligned to Date.now(); real SillyTavern, instant mock, timeline open and following.`,
                     `Burst: one model turn with ${BURST_CALLS} workspace_list_files calls, their ${burst.events} tool-call-start/complete events journaled within ${burst.spanMs} ms. The timeline lists all ${BURST_CALLS} calls as soon as the model answers and follows the end, so the rows of the first calls are scrolled out of view (not drawn) when their events come: only the ${burst.painted} events whose row was in view can be painted and timed.`,
                     'A row can only be painted at a frame: the wait from the append to the next frame alone is 0–16.7 ms (p95 ≈ 15.9 ms at 60 Hz), so "p95 ≤ 16 ms" needs every event painted in the next frame with next to no transfer and render time. The frames line counts animation frames begun after the append up to the paint (1 = the next frame).',
                     `Floors, on the same page and probe right after: a bare worker (no comlink, no journal) posts tiny messages stamped with Date.now(), ${streamFloor.count} of them as far apart as the stream's events and ${burstFloor.count} at once, and the page adds one row element per message inside the panel in the task it arrives in (no framework): the wait for the next frame and the paint, with nothing of ours in between.`,
+                    `Journal-first floors: the same bare worker stamps each batch, writes one record of the size the run's journal stored for it (read back from the page's database after each run: the median write of the stream, the largest of the burst) in one IndexedDB readwrite transaction of its own database on the same disk, and posts the batch when it commits: the engine's order (append, write, then deliver) with nothing else of ours.`,
                     `Stream: ${STREAM_ROUNDS} rounds of one call, their ${stream.events} model-request/response and tool-call-start/complete events over ${stream.spanMs} ms (the fastest a run goes through SillyTavern's backend), each on a row at the end of the list.`,
                 ],
             };

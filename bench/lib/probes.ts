@@ -248,38 +248,103 @@ export interface FloorSample {
 }
 
 /**
- * The floor of event → painted row: a bare module-less worker posts `count` tiny messages `spacingMs` apart,
- * each stamped with Date.now() as a journal event is, and the page adds one row element for each inside the
- * panel's root in the task the message arrives in (no framework, no store). The latency probe, installed
- * first, times their paint as it times the timeline's rows.
+ * The floor of event → painted row: a bare module-less worker posts `count` tiny messages in batches of
+ * `batch`, `spacingMs` apart, each stamped with Date.now() as a journal event is, and the page adds one row
+ * element for each inside the panel's root in the task the batch arrives in (no framework, no store). The
+ * latency probe, installed first, times their paint as it times the timeline's rows.
+ *
+ * With `recordChars` > 0 the worker is journal-first as the engine is: each batch is stamped, then one
+ * IndexedDB readwrite transaction puts a record of that many characters, and the batch is posted once it
+ * has committed (the database is this page's, on the same disk as the journal, and deleted afterwards).
  */
-export async function runPaintFloor(args: { rootSelector: string; count: number; spacingMs: number }): Promise<FloorSample[]> {
+export async function runPaintFloor(args: { rootSelector: string; count: number; spacingMs: number; batch?: number; recordChars?: number }): Promise<FloorSample[]> {
     const root = document.querySelector(args.rootSelector) ?? document.body;
     const box = document.createElement('div');
     box.setAttribute('aria-hidden', 'true');
     root.appendChild(box);
+    const dbName = 'tavern-agent-bench-floor';
     // spacingMs 0: all at once, as a burst's events are appended.
-    const source = `onmessage = (e) => { let i = 0; const tick = () => { postMessage({ i, at: Date.now() }); i += 1; if (i >= e.data.count) return; if (e.data.spacingMs > 0) setTimeout(tick, e.data.spacingMs); else tick(); }; tick(); };`;
+    const source = `
+        const open = () => new Promise((resolve, reject) => {
+            const request = indexedDB.open('${dbName}', 1);
+            request.onupgradeneeded = () => request.result.createObjectStore('s');
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+        });
+        onmessage = async (e) => {
+            const { count, spacingMs, batch, recordChars } = e.data;
+            const db = recordChars > 0 ? await open() : null;
+            const filler = 'x'.repeat(recordChars);
+            let i = 0;
+            const tick = () => {
+                const at = Date.now();
+                const first = i;
+                const n = Math.min(batch, count - i);
+                i += n;
+                const post = () => {
+                    postMessage(Array.from({ length: n }, (_, k) => ({ i: first + k, at })));
+                    if (i >= count) { db?.close(); return; }
+                    if (spacingMs > 0) setTimeout(tick, spacingMs); else tick();
+                };
+                if (!db) return post();
+                const tx = db.transaction('s', 'readwrite');
+                tx.objectStore('s').put({ filler, first }, first);
+                tx.oncomplete = post;
+            };
+            tick();
+        };`;
     const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
     const worker = new Worker(url);
     const samples: FloorSample[] = [];
     await new Promise<void>((resolve) => {
-        worker.onmessage = (event: MessageEvent<{ i: number; at: number }>) => {
-            const row = document.createElement('div');
-            const key = `floor-${event.data.i}`;
-            row.setAttribute('data-row-key', key);
-            row.setAttribute('data-event-type', 'tool-call-start');
-            row.textContent = key;
-            box.appendChild(row);
-            samples.push({ at: event.data.at, key });
+        worker.onmessage = (event: MessageEvent<Array<{ i: number; at: number }>>) => {
+            for (const item of event.data) {
+                const row = document.createElement('div');
+                const key = `floor-${item.i}`;
+                row.setAttribute('data-row-key', key);
+                row.setAttribute('data-event-type', 'tool-call-start');
+                row.textContent = key;
+                box.appendChild(row);
+                samples.push({ at: item.at, key });
+            }
             if (samples.length === args.count) resolve();
         };
-        worker.postMessage({ count: args.count, spacingMs: args.spacingMs });
+        worker.postMessage({ count: args.count, spacingMs: args.spacingMs, batch: args.batch ?? 1, recordChars: args.recordChars ?? 0 });
     });
     // Let the last rows paint before the probe is read.
     await new Promise((resolve) => setTimeout(resolve, 100));
     worker.terminate();
     URL.revokeObjectURL(url);
     box.remove();
+    await new Promise((resolve) => {
+        const request = indexedDB.deleteDatabase(dbName);
+        request.onsuccess = request.onerror = request.onblocked = resolve;
+    });
     return samples;
+}
+
+/**
+ * The stored size of each record of a run's journal (its JSON length, near what IndexedDB clones and
+ * writes), read back from the page's own database after the run: the size a floor's write should have.
+ */
+export async function journalRecordSizes(runId: string): Promise<number[]> {
+    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((name) => name.startsWith('tavern-agent:'));
+    const sizes: number[] = [];
+    for (const name of names) {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+            const request = indexedDB.open(name);
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+        });
+        if (db.objectStoreNames.contains('events')) {
+            const records = await new Promise<unknown[]>((resolve, reject) => {
+                const request = db.transaction('events', 'readonly').objectStore('events').getAll(IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER]));
+                request.onsuccess = () => resolve(request.result as unknown[]);
+                request.onerror = () => reject(request.error);
+            });
+            for (const record of records) sizes.push(JSON.stringify(record).length);
+        }
+        db.close();
+    }
+    return sizes;
 }
