@@ -186,8 +186,10 @@ export const eventLatency: Benchmark = {
             const burstFloor = await measureFloor(page, BURST_CALLS * 2, 0);
             // Journal first, as the engine: each round's events after one write of a round's stored size, and
             // the burst's after one write of its largest record.
+            // Without the run's records the floor would silently be a bare one: say so instead.
+            if (stream.recordSizes.length === 0 || burst.recordSizes.length === 0) throw new Error("the runs' journal records could not be read back for the journal-first floors");
             const roundChars = median(stream.recordSizes);
-            const burstChars = Math.max(0, ...burst.recordSizes);
+            const burstChars = Math.max(...burst.recordSizes);
             const journalStreamFloor = await measureFloor(page, STREAM_ROUNDS * 4, Math.max(1, Math.round(stream.spanMs / STREAM_ROUNDS)), { batch: 4, recordChars: roundChars });
             const journalBurstFloor = await measureFloor(page, BURST_CALLS * 2, 0, { batch: BURST_CALLS * 2, recordChars: burstChars });
             log(`  floors: stream p95 ${streamFloor.p95.toFixed(1)} ms, burst p95 ${burstFloor.p95.toFixed(1)} ms; journal-first: stream p95 ${journalStreamFloor.p95.toFixed(1)} ms (${roundChars} chars a write), burst p95 ${journalBurstFloor.p95.toFixed(1)} ms (${burstChars} chars)`);
