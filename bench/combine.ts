@@ -1,12 +1,17 @@
 // Combines whole bench runs into one table: each figure is the median of its per-run values (each of which
 // is already a median of interleaved repeats), with the range seen and how many runs met the target.
 // `node --import tsx bench/combine.ts bench/results/run-1.json bench/results/run-2.json bench/results/run-3.json`
+// `--json=bench/summary.json` also writes the summary that is committed: the table, the machines and each
+// figure's per-run values, without the raw samples (bench/results/ holds those and is git-ignored).
 import fs from 'node:fs';
+import type { MachineInfo } from './lib/machine';
 import type { BenchResult, Figure } from './lib/report';
 import { median, round } from './lib/stats';
 
 interface RunFile {
+    machine: MachineInfo;
     machineLine: string;
+    totalMs: number;
     results: BenchResult[];
 }
 
@@ -45,10 +50,41 @@ function combine(runs: RunFile[]): string {
     return lines.join('\n');
 }
 
-const files = process.argv.slice(2);
+/** What docs/performance.md cites: small enough to commit (the raw runs are several hundred KiB each). */
+function summary(runs: RunFile[], runLines: string[], table: string) {
+    return {
+        description: 'npm run bench, whole runs combined by bench/combine.ts: the median of the per-run values, their range, and how many runs met each target',
+        runs: runs.map((run, i) => ({ line: runLines[i], machine: run.machine, totalMs: run.totalMs })),
+        table,
+        figures: runs[0]!.results.flatMap((result) =>
+            result.figures.map((figure) => {
+                const same = runs.map((run) => run.results.find((r) => r.name === result.name)?.figures.find((f) => f.id === figure.id));
+                return {
+                    benchmark: result.name,
+                    id: figure.id,
+                    label: figure.label,
+                    unit: figure.unit,
+                    values: same.map((f) => f?.value ?? null),
+                    baseline: figure.baseline ? { label: figure.baseline.label, unit: figure.baseline.unit ?? figure.unit, values: same.map((f) => f?.baseline?.value ?? null) } : undefined,
+                    ratios: figure.baseline ? same.map((f) => f?.ratio ?? null) : undefined,
+                    target: figure.target,
+                    met: figure.target ? same.map((f) => f?.met ?? null) : undefined,
+                };
+            }),
+        ),
+        skipped: runs.flatMap((run, i) => run.results.filter((r) => r.skipped).map((r) => ({ run: i + 1, benchmark: r.name, why: r.skipped }))),
+    };
+}
+
+const args = process.argv.slice(2);
+const jsonOut = args.find((arg) => arg.startsWith('--json='))?.slice('--json='.length);
+const files = args.filter((arg) => !arg.startsWith('--'));
 if (files.length === 0) {
-    process.stderr.write('usage: node --import tsx bench/combine.ts RUN.json [RUN.json …]\n');
+    process.stderr.write('usage: node --import tsx bench/combine.ts [--json=SUMMARY.json] RUN.json [RUN.json …]\n');
     process.exit(2);
 }
 const runs = files.map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as RunFile);
-process.stdout.write(`${runs.map((run, i) => `Run ${i + 1}: ${run.machineLine}`).join('\n')}\n\n${combine(runs)}\n`);
+const runLines = runs.map((run, i) => `Run ${i + 1}: ${run.machineLine}`);
+const table = combine(runs);
+process.stdout.write(`${runLines.join('\n')}\n\n${table}\n`);
+if (jsonOut) fs.writeFileSync(jsonOut, `${JSON.stringify(summary(runs, runLines, table), null, 2)}\n`);
