@@ -9,7 +9,7 @@ import { REPO_ROOT, startTavernSession, waitForExtension, type TavernSession } f
 /**
  * The skill manager driven as a user drives it, against the real skill service (host/) in a real
  * SillyTavern: import a zip through the file input (preview first), install, browse, view a file,
- * re-import a changed version (a choice is required), replace, delete. Screenshots go to docs/.
+ * re-import a changed version (a choice is required), replace, delete. Screenshots go to docs/images/.
  */
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -83,7 +83,7 @@ async function listedGlobal(page: Page): Promise<string[]> {
     });
 }
 
-/** The manager fits the screen: nothing sticks out, no sideways scrolling; then a picture for docs/. */
+/** The manager fits the screen: nothing sticks out, no sideways scrolling; then a picture for docs/images/. */
 async function shoot(page: Page, width: number, file: string): Promise<void> {
     await page.setViewportSize({ width, height: SHOT_HEIGHT });
     await page.evaluate(() => document.querySelectorAll('#toast-container').forEach((toasts) => toasts.remove()));
@@ -93,7 +93,7 @@ async function shoot(page: Page, width: number, file: string): Promise<void> {
     assert.deepEqual(wide, [], `${file}: nothing sticks out of the screen`);
     assert.equal(await page.locator('aside.tavern-agent').evaluate((el) => el.scrollWidth > el.clientWidth), false, `${file}: no sideways scrolling`);
     await page.locator('#tavern_agent_skills').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: path.join(REPO_ROOT, 'docs', file) });
+    await page.screenshot({ path: path.join(REPO_ROOT, 'docs', 'images', file) });
 }
 
 function awaitingHost(t: TestContext): void {

@@ -17,7 +17,7 @@ import { subagentRunExport } from '../fixtures/subagent-run';
  */
 
 const artifacts = path.join(REPO_ROOT, 'test-results');
-const docs = path.join(REPO_ROOT, 'docs');
+const docs = path.join(REPO_ROOT, 'docs', 'images');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 /** Long enough that two children asking "at once" overlap on a busy 2-core machine too. */
