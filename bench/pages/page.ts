@@ -4,7 +4,7 @@
 import { proxy, transfer, wrap } from 'comlink';
 import { createConversationStore } from '../../src/host/conversation-store';
 import { WRITER_PROFILE } from '../../src/contract/profile';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import type { RunInput } from '../../src/contract/run-input';
 import type { HostBridge } from '../../src/contract/wire';
 import type { WorkerBench } from './worker-bench';

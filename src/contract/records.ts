@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { JournalEvent } from './events';
 
 /** Every stored record carries the schema version it was written with, so later versions can migrate it. */
 export const RECORD_VERSION = 1;
@@ -40,6 +41,11 @@ export const RunRecordSchema = z.object({
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 
+/**
+ * A stored journal event's envelope: its type is checked against the event types and its payload against
+ * that type's schema where untrusted records come in (an import: `eventPayloadProblem` in events.ts). The
+ * typed union readers switch over is `JournalEvent` in events.ts.
+ */
 export const JournalEventSchema = z.object({
     v: z.literal(RECORD_VERSION),
     runId: z.string(),
@@ -48,7 +54,6 @@ export const JournalEventSchema = z.object({
     type: z.string(),
     payload: z.unknown(),
 });
-export type JournalEvent = z.infer<typeof JournalEventSchema>;
 
 export const WorkspaceFileSchema = z.object({
     v: z.literal(RECORD_VERSION),
@@ -77,7 +82,8 @@ export const EventGroupRecordSchema = z.object({
     files: z.array(WorkspaceFileSchema).optional(),
     fileKeys: z.array(z.tuple([z.string(), z.string()])).optional(),
 });
-export type EventGroupRecord = z.infer<typeof EventGroupRecordSchema>;
+/** The schema checks the envelope of each grouped event; the store holds only events the journal wrote. */
+export type EventGroupRecord = Omit<z.infer<typeof EventGroupRecordSchema>, 'group'> & { group: JournalEvent[] };
 /** A record of the `events` store: one event (as written before version 4) or a group. */
 export type StoredEventRecord = JournalEvent | EventGroupRecord;
 

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { MemoryPayload } from './memory';
 import type { ModelReply, ModelRequest } from './model';
-import type { JournalEvent, RunRecord } from './records';
+import type { RunRecord } from './records';
+import type { JournalEvent } from './events';
 import type { Result } from './result';
 import type { ChatIdentity, GenerationType, RunOutcome, RunRequest } from './run-input';
 import type { Profile } from './profile';

@@ -1,4 +1,4 @@
-import type { JournalEvent } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 
 /**
  * Forwards journal events to the main thread in order, one message per burst: events appended in the same

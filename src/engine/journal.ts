@@ -1,5 +1,5 @@
-import type { EventPayloads, EventType } from '../contract/events';
-import { RECORD_VERSION, type EventAttachments, type JournalEvent } from '../contract/records';
+import { eventFact, type EventFact, type EventPayloads, type EventType, type JournalEvent } from '../contract/events';
+import { RECORD_VERSION, type EventAttachments } from '../contract/records';
 import type { RunStorage } from '../store/run-storage';
 import { storageFailure } from '../store/storage-failure';
 import type { AppendOptions, JournalWriter } from '../workspace/journal-writer';
@@ -7,8 +7,7 @@ import type { AppendOptions, JournalWriter } from '../workspace/journal-writer';
 export type EventSink = (event: JournalEvent) => void;
 
 interface Queued {
-    type: EventType;
-    payload: unknown;
+    fact: EventFact;
     attachments: EventAttachments | undefined;
     at: number;
     resolve(event: JournalEvent): void;
@@ -66,7 +65,7 @@ export class Journal implements JournalWriter {
         const defer = options?.defer === true;
         let entry!: Queued;
         const done = new Promise<JournalEvent>((resolve, reject) => {
-            entry = { type, payload, attachments, at: this.now(), resolve, reject, settled: Promise.resolve() };
+            entry = { fact: eventFact(type, payload), attachments, at: this.now(), resolve, reject, settled: Promise.resolve() };
         });
         entry.settled = done.catch(() => undefined);
         this.queue.push(entry);
@@ -119,7 +118,7 @@ export class Journal implements JournalWriter {
     private async write(batch: Queued[], waited: boolean): Promise<void> {
         const first = this.seq;
         const events = batch.map(
-            (entry, index): JournalEvent => ({ v: RECORD_VERSION, runId: this.runId, seq: first + index, at: entry.at, type: entry.type, payload: entry.payload as JournalEvent['payload'] }),
+            (entry, index): JournalEvent => ({ v: RECORD_VERSION, runId: this.runId, seq: first + index, at: entry.at, ...entry.fact }),
         );
         try {
             await this.storage.appendEvents(events.map((event, index) => ({ event, ...(batch[index]!.attachments ? { attachments: batch[index]!.attachments } : {}) })));

@@ -1,5 +1,5 @@
 import { liveChannelName, type LiveMessage } from '../contract/live';
-import type { JournalEvent } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 import type { RunOutcome } from '../contract/run-input';
 
 export interface LiveChannel {

@@ -17,9 +17,9 @@ export async function recordLoreDecision(storage: RunStorage, runId: string, raw
     if (!run) return fail('run.not_found', 'This run no longer exists.');
     if (run.chatKey === IMPORTED_CHAT_KEY) return fail('run.read_only', 'Imported runs are read-only.');
     const events = await storage.listEvents(runId);
-    const proposed = events.some((event) => event.type === 'lore-propose' && (event.payload as { proposalId?: unknown }).proposalId === decision.proposalId);
+    const proposed = events.some((event) => event.type === 'lore-propose' && event.payload.proposalId === decision.proposalId);
     if (!proposed) return fail('lore.proposal_not_found', 'This run made no such lore proposal.');
-    const decided = events.some((event) => event.type === 'lore-decide' && (event.payload as { proposalId?: unknown }).proposalId === decision.proposalId);
+    const decided = events.some((event) => event.type === 'lore-decide' && event.payload.proposalId === decision.proposalId);
     if (decided) return fail('lore.already_decided', 'This lore proposal was already accepted or discarded.');
     const journal = liveJournal(runId) ?? new Journal(runId, storage, () => undefined, Date.now, (events.at(-1)?.seq ?? -1) + 1);
     await journal.append('lore-decide', decision);

@@ -1,6 +1,7 @@
 import { RunFailure, toolError } from '../contract/errors';
 import type { ModelTurn, ToolCall } from '../contract/model';
-import type { JournalEvent, RunRecord, WorkspaceFile } from '../contract/records';
+import type { RunRecord, WorkspaceFile } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 import { fail, ok, type Result } from '../contract/result';
 import type { RunInput, RunOutcome } from '../contract/run-input';
 import type { RunStorage } from '../store/run-storage';

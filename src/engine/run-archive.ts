@@ -3,12 +3,11 @@ import { RECORD_VERSION, CheckpointRecordSchema, JournalEventSchema, RunRecordSc
 import { fail, ok, type Result } from '../contract/result';
 import type { RunStorage } from '../store/run-storage';
 import { lineDiff, makeCheckpoint, MAX_DELTAS_PER_REBUILD, rebuildCheckpoint } from '../workspace/checkpoints';
-import { eventPayloadProblem } from '../contract/event-schemas';
+import { checkedEvent, type JournalEvent } from '../contract/events';
 import { isHiddenPath } from '../workspace/roots';
 import { Journal } from './journal';
 import { IMPORTED_CHAT_KEY, type CheckpointDiff, type CheckpointInfo, type RunFileInfo } from '../contract/archive';
 import type { CheckpointKind } from '../contract/events';
-import type { JournalEvent } from '../contract/records';
 
 export { IMPORTED_CHAT_KEY };
 
@@ -48,16 +47,25 @@ export function checkpointKinds(events: readonly JournalEvent[]): Map<number, { 
     const made = new Map<string, CheckpointKind>();
     const seen = new Set<string>();
     const kinds = new Map<number, { kind: CheckpointKind; version: number }>();
+    const keyOf = (p: { path: string; version: number }) => `${p.path}\u0000${p.version}`;
     for (const event of events) {
-        const payload = event.payload as { path?: string; version?: number; seq?: number; kind?: CheckpointKind };
-        const key = `${payload.path}\u0000${payload.version}`;
-        if (event.type === 'file-write') made.set(key, 'write');
-        else if (event.type === 'patch-apply') made.set(key, 'patch');
-        else if (event.type === 'checkpoint-restore') made.set(key, 'restore');
-        else if (event.type === 'checkpoint' && typeof payload.seq === 'number') {
-            const kind = payload.kind ?? (seen.has(key) ? 'commit' : (made.get(key) ?? 'write'));
-            seen.add(key);
-            kinds.set(payload.seq, { kind, version: payload.version ?? 0 });
+        switch (event.type) {
+            case 'file-write':
+                made.set(keyOf(event.payload), 'write');
+                break;
+            case 'patch-apply':
+                made.set(keyOf(event.payload), 'patch');
+                break;
+            case 'checkpoint-restore':
+                made.set(keyOf(event.payload), 'restore');
+                break;
+            case 'checkpoint': {
+                const key = keyOf(event.payload);
+                const kind = event.payload.kind ?? (seen.has(key) ? 'commit' : (made.get(key) ?? 'write'));
+                seen.add(key);
+                kinds.set(event.payload.seq, { kind, version: event.payload.version });
+                break;
+            }
         }
     }
     return kinds;
@@ -139,13 +147,14 @@ const CHECKPOINT_MAX_CHARS = 8 * 1024 * 1024;
  * What the schema cannot say about an export: every event payload typed, seqs unique, and every checkpoint
  * rebuildable within bounded work (a full copy within MAX_DELTAS_PER_REBUILD deltas before it).
  */
-function importProblem(data: z.infer<typeof RunExportSchema>): string | null {
+function importProblem(data: z.infer<typeof RunExportSchema>, events: JournalEvent[]): string | null {
     const seqs = new Set<number>();
-    for (const event of data.events) {
-        if (seqs.has(event.seq)) return `event ${event.seq} appears twice`;
-        seqs.add(event.seq);
-        const problem = eventPayloadProblem(event.type, event.payload);
-        if (problem) return `event ${event.seq} (${event.type.slice(0, 60)}): ${problem}`;
+    for (const raw of data.events) {
+        if (seqs.has(raw.seq)) return `event ${raw.seq} appears twice`;
+        seqs.add(raw.seq);
+        const checked = checkedEvent(raw);
+        if (!checked.ok) return `event ${raw.seq} (${raw.type.slice(0, 60)}): ${checked.problem}`;
+        events.push(checked.event);
     }
     const checkpointSeqs = new Set<number>();
     const sinceFull = new Map<string, number>();
@@ -182,9 +191,10 @@ export async function importRun(storage: RunStorage, text: string, newRunId: str
         const issue = parsed.error.issues[0];
         return fail('run.import_invalid', `This is not a Tavern Agent run export (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown shape'}).`);
     }
-    const problem = importProblem(parsed.data);
+    const events: JournalEvent[] = [];
+    const problem = importProblem(parsed.data, events);
     if (problem) return fail('run.import_invalid', `This run export is damaged (${problem}).`);
-    const { run, events, files, checkpoints } = parsed.data;
+    const { run, files, checkpoints } = parsed.data;
     const rekey = <T extends { runId: string }>(record: T): T => ({ ...record, runId: newRunId });
     await storage.putWholeRun({ ...run, runId: newRunId, chatKey: IMPORTED_CHAT_KEY }, events.map(rekey), files.map(rekey), checkpoints.map(rekey));
     return ok({ runId: newRunId, events: events.length });

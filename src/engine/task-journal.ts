@@ -1,5 +1,6 @@
 import type { EventPayloads, EventType, TaskStamp } from '../contract/events';
-import type { EventAttachments, JournalEvent } from '../contract/records';
+import type { EventAttachments } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 import type { AppendOptions, JournalWriter } from '../workspace/journal-writer';
 
 /**

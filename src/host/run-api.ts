@@ -1,4 +1,4 @@
-import type { JournalEvent } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 import type { RunObserver } from '../contract/run-observer';
 import type { RunOutcome } from '../contract/run-input';
 import { currentIdentity } from './snapshot';

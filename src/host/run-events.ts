@@ -1,4 +1,4 @@
-import type { JournalEvent } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 
 type Listener = (events: JournalEvent[]) => void;
 

@@ -1,5 +1,6 @@
 import { unwrap, type IDBPDatabase } from 'idb';
-import type { JournalEvent, StoredEventRecord, WorkspaceFile } from '../contract/records';
+import type { StoredEventRecord, WorkspaceFile } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 import { chunkHash, isChunkedPath, splitIntoChunks } from './content-chunks';
 import { eventsOf, groupRecord, inlineFilesOf, isEventGroup, mayBeInline, withoutFiles } from './event-groups';
 import type { ChunkRef, TavernAgentDb } from './db';

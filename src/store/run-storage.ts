@@ -1,4 +1,5 @@
-import type { CheckpointRecord, EventAttachments, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { CheckpointRecord, EventAttachments, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 
 export type { EventAttachments };
 

@@ -1,5 +1,6 @@
 import type { EventPayloads, EventType } from '../contract/events';
-import type { EventAttachments, JournalEvent, WorkspaceFile } from '../contract/records';
+import type { EventAttachments, WorkspaceFile } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 
 export interface AppendOptions {
     /**

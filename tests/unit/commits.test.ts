@@ -9,6 +9,7 @@ import { fail, ok } from '../../src/contract/result';
 import { RunInputSchema, type RunInput } from '../../src/contract/run-input';
 import { GuidanceQueue, guidanceMessage } from '../../src/engine/guidance-queue';
 import { payloadsOf, rawCall as call, rawResponse, replyOf, runHarness, toolTurn as tools } from '../fixtures/run-harness';
+import { eventFact } from '../../src/contract/events';
 
 function makeInput(runId: string): RunInput {
     return RunInputSchema.parse({
@@ -131,7 +132,7 @@ describe('guidance', () => {
             return result.ok ? null : result.error.code;
         };
         assert.equal(await code('Soon.'), 'run.not_found');
-        queue.bind({ append: async (type, payload) => ({ v: 1, runId: 'r', seq: 0, at: 0, type, payload }) });
+        queue.bind({ append: async (type, payload) => ({ v: 1, runId: 'r', seq: 0, at: 0, ...eventFact(type, payload) }) });
         assert.equal(await code('   '), 'run.invalid_input');
         assert.equal(await code('x'.repeat(4001)), 'run.invalid_input');
         assert.equal(await code('Fine.'), null);

@@ -6,7 +6,7 @@ import { it } from 'node:test';
 import { planResume } from '../../src/engine/resume';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';
 import { cutAndResume, referenceRun, RELIABILITY_RUN_ID, SCRIPTED_TOOL_CALLS } from '../fixtures/reliability';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 
 const { describe, newStorage } = suitesPerStorageKind();
 

@@ -8,6 +8,7 @@ import { ok } from '../../src/contract/result';
 import type { ModelReply } from '../../src/contract/model';
 import { sampleRunInput } from '../fixtures/run-input';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';
+import { journalEvent } from '../fixtures/journal-events';
 
 const { describe, newStorage } = suitesPerStorageKind();
 
@@ -158,7 +159,7 @@ describe('run archive', () => {
         await finishedRun(storage, 'done');
         const base = (await storage.getRun('done'))!;
         await storage.putRun({ ...base, runId: 'cut-off', state: 'running' });
-        await storage.appendEvent({ v: 1, runId: 'cut-off', seq: 0, at: 1, type: 'run-create', payload: {} });
+        await storage.appendEvent(journalEvent('cut-off', 0, 'run-create', { chatKey: base.chatKey, chatId: base.chatId, profileId: 'writer', generationType: 'normal', foreground: true }, 1));
         assert.equal(await markInterruptedRuns(storage), 1);
         const cut = (await storage.getRun('cut-off'))!;
         assert.equal(cut.state, 'interrupted');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ModelReply, WireMessage } from '../../src/contract/model';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import { fail, type Result } from '../../src/contract/result';
 import { RunInputSchema, type PrefixMessage, type RunInput } from '../../src/contract/run-input';
 import type { CommitRequest } from '../../src/contract/wire';
@@ -85,7 +85,7 @@ function happyScript(reply = REPLY): Step[] {
     ];
 }
 
-const typesOf = (events: JournalEvent[]) => events.map((event) => event.type);
+const typesOf = (events: JournalEvent[]) => events.map((event): string => event.type);
 const ofType = <T = Record<string, unknown>>(events: JournalEvent[], type: string) =>
     events.filter((event) => event.type === type).map((event) => event.payload as T);
 const transitions = (events: JournalEvent[]) =>

@@ -7,7 +7,8 @@ import 'fake-indexeddb/auto';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openDB, type IDBPDatabase } from 'idb';
-import type { CheckpointRecord, JournalEvent, RunRecord, StoredEventRecord, WorkspaceFile } from '../../src/contract/records';
+import type { CheckpointRecord, RunRecord, StoredEventRecord, WorkspaceFile } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import { databaseNameFor, DATABASE_VERSION, openTavernAgentDb, type TavernAgentDb } from '../../src/store/db';
 import { groupRecord, INLINE_FILE_MAX_CHARS, isEventGroup } from '../../src/store/event-groups';
 import { Journal } from '../../src/engine/journal';
@@ -16,6 +17,7 @@ import type { EventWrite, RunStorage } from '../../src/store/run-storage';
 import { exportRun, importRun, listRunFiles, readRunFile } from '../../src/engine/run-archive';
 import { pruneRuns } from '../../src/engine/retention';
 import { cutAndResume, referenceRun, RELIABILITY_RUN_ID } from '../fixtures/reliability';
+import { anyEnvelope } from '../fixtures/journal-events';
 
 let databases = 0;
 const handle = () => `stored-format-${process.pid}-${(databases += 1)}`;
@@ -23,7 +25,7 @@ const handle = () => `stored-format-${process.pid}-${(databases += 1)}`;
 const run = (runId: string): RunRecord => ({
     v: 1, runId, chatKey: 'chat-1', chatId: 'Alice', profileId: 'writer', generationType: 'normal', state: 'completed', messageId: 2, error: null, createdAt: 1, updatedAt: 1,
 });
-const event = (runId: string, seq: number, type = `step-${seq}`): JournalEvent => ({ v: 1, runId, seq, at: 10 + seq, type, payload: { n: seq } });
+const event = (runId: string, seq: number, type = `step-${seq}`): JournalEvent => anyEnvelope({ runId, seq, at: 10 + seq, type, payload: { n: seq } });
 const file = (runId: string, path: string, content = `text of ${path}`): WorkspaceFile => ({ v: 1, runId, path, content, version: 0, updatedAt: 1 });
 const checkpoint = (runId: string, seq: number): CheckpointRecord => ({ v: 1, runId, seq, path: 'output/main.md', delta: null, full: `v${seq}`, at: 1 });
 

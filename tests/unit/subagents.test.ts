@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ModelReply, ModelRequest } from '../../src/contract/model';
 import { BUILT_IN_PROFILES, GAME_MASTER_PROFILE, WRITER_PROFILE, type Profile } from '../../src/contract/profile';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import { sampleRunInput } from '../fixtures/run-input';
 import { payloadsOf, rawCall, toolTurn, runHarness } from '../fixtures/run-harness';
 

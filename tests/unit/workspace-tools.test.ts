@@ -3,7 +3,7 @@
 // Run: node --import tsx --test tests/unit/workspace-tools.test.ts
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import { Journal } from '../../src/engine/journal';
 import type { RunControls, ToolContext, ToolDefinition, ToolOutcome } from '../../src/tools/tool';
 import { applyPatchTool } from '../../src/tools/workspace/apply-patch';
