@@ -8,33 +8,33 @@ import type { RunInput, RunOutcome, RunRequest } from '../contract/run-input';
 import { openTavernAgentDb, type TavernAgentDb } from '../store/db';
 import { createIdbRunStorage } from '../store/idb-run-storage';
 import type { RunStorage } from '../store/run-storage';
-import { runsOfChat } from './chat-runs';
+import { runsOfChat } from './archive/chat-runs';
 import { RunRequestSchema } from '../contract/run-input';
 import type { Profile } from '../contract/profile';
 import type { RunState } from '../contract/records';
 import { releaseProxy, type Remote } from 'comlink';
 import { ALL_TOOLS } from '../tools/registry';
-import { createEventPump } from './event-pump';
-import { GuidanceQueue } from './guidance-queue';
-import { scriptedProfile } from './script-run';
+import { createEventPump } from './journal/event-pump';
+import { GuidanceQueue } from './agents/guidance-queue';
+import { scriptedProfile } from './run/script-run';
 import { extToolDefinitions } from '../tools/ext';
-import { extToolCaller } from './ext-tool-caller';
-import { runAgent } from './run';
-import type { RunDependencies } from './run-session';
-import { isCutOff, leaseHeld, liveRunIds, markInterruptedRuns, withChatWriter, withRunLock } from './interrupted';
-import { planResume, resumeAgent } from './resume';
-import { createLiveChannel, type LiveChannel } from './live-channel';
-import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './run-archive';
+import { extToolCaller } from './agents/ext-tool-caller';
+import { runAgent } from './run/run-lifecycle';
+import type { RunDependencies } from './run/run-session';
+import { isCutOff, leaseHeld, liveRunIds, markInterruptedRuns, withChatWriter, withRunLock } from './tabs/interrupted';
+import { planResume, resumeAgent } from './run/resume';
+import { createLiveChannel, type LiveChannel } from './tabs/live-channel';
+import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from './archive/run-archive';
 import { exportProfiles, importProfiles, parseProfile } from '../contract/profile-migrations';
-import { listProfiles, resolveProfile } from './profiles';
+import { listProfiles, resolveProfile } from './agents/profiles';
 import { createIdbSkillCache, type SkillCache } from '../store/skill-cache';
-import { createSkillApi, skillFileReader } from './skills-api';
-import { recordLoreDecision } from './lore-decisions';
+import { createSkillApi, skillFileReader } from './api/skills-api';
+import { recordLoreDecision } from './archive/lore-decisions';
 
 const hasWebLocks = () => Boolean((globalThis.navigator as Navigator | undefined)?.locks);
 
 const isEnded = (state: RunState) => state === 'completed' || state === 'failed' || state === 'cancelled' || state === 'interrupted';
-import { countRunsByChat, pruneRuns } from './retention';
+import { countRunsByChat, pruneRuns } from './archive/retention';
 import { DEFAULT_RETENTION, PruneRequestSchema, RetentionPolicySchema, type RetentionPolicy } from '../contract/storage';
 
 /** A module worker cannot call importScripts; a classic worker can. */

@@ -7,7 +7,7 @@ import type { WireMessage } from '../../src/contract/model';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import { fail, ok } from '../../src/contract/result';
 import { RunInputSchema, type RunInput } from '../../src/contract/run-input';
-import { GuidanceQueue, guidanceMessage } from '../../src/engine/guidance-queue';
+import { GuidanceQueue, guidanceMessage } from '../../src/engine/agents/guidance-queue';
 import { payloadsOf, rawCall as call, rawResponse, replyOf, runHarness, toolTurn as tools } from '../fixtures/run-harness';
 import { eventFact } from '../../src/contract/events';
 

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ExtToolCallReply, ExtToolSpec } from '../../src/contract/ext-tools';
 import { ProfileSchema, WRITER_PROFILE, type Profile } from '../../src/contract/profile';
-import { Budget } from '../../src/engine/budget';
-import { Dispatcher } from '../../src/engine/dispatch';
+import { Budget } from '../../src/engine/agents/budget';
+import { Dispatcher } from '../../src/engine/agents/dispatch';
 import { extToolDefinitions } from '../../src/tools/ext';
 import type { ToolContext } from '../../src/tools/tool';
 

@@ -8,7 +8,7 @@ import type { MemoryPayload } from '../../src/contract/memory';
 import { ok } from '../../src/contract/result';
 import type { PrefixMessage } from '../../src/contract/run-input';
 import { parseFixArguments, resolveFixTarget } from '../../src/host/fix-target';
-import { loadStoredInput } from '../../src/engine/stored-input';
+import { loadStoredInput } from '../../src/engine/run/stored-input';
 import { rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
 

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { applyMemory, encodeMemory, memoryBytes, type MemoryPayload } from '../../src/contract/memory';
 import { ok } from '../../src/contract/result';
 import type { PrefixMessage } from '../../src/contract/run-input';
-import { memoryBase } from '../../src/engine/memory-base';
+import { memoryBase } from '../../src/engine/run/memory-base';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
 import { payloadsOf, rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';

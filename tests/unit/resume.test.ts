@@ -3,7 +3,7 @@
 // Run: node --import tsx --test tests/unit/resume.test.ts
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { planResume } from '../../src/engine/resume';
+import { planResume } from '../../src/engine/run/resume';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';
 import { cutAndResume, referenceRun, RELIABILITY_RUN_ID, SCRIPTED_TOOL_CALLS } from '../fixtures/reliability';
 import type { JournalEvent } from '../../src/contract/events';
@@ -71,7 +71,7 @@ describe('resume', () => {
 
 describe('one writer per chat', () => {
     it('a run whose lease is fresh (a tab without Web Locks is working on it) is never marked interrupted; a stale one is', async () => {
-        const { markInterruptedRuns, LEASE_TTL_MS } = await import('../../src/engine/interrupted');
+        const { markInterruptedRuns, LEASE_TTL_MS } = await import('../../src/engine/tabs/interrupted');
         const storage = newStorage();
         await referenceRun(storage);
         const run = (await storage.getRun(RELIABILITY_RUN_ID))!;
@@ -89,7 +89,7 @@ describe('one writer per chat', () => {
     });
 
     it('a run keeps its lease fresh while it works', async () => {
-        const { runAgent } = await import('../../src/engine/run');
+        const { runAgent } = await import('../../src/engine/run/run-lifecycle');
         const { reliabilityInput } = await import('../fixtures/reliability');
         const storage = newStorage();
         const leases: Array<{ owner: string; until: number } | undefined> = [];

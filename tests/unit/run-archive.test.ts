@@ -1,9 +1,9 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunStorage } from '../../src/store/run-storage';
-import { runAgent } from '../../src/engine/run';
+import { runAgent } from '../../src/engine/run/run-lifecycle';
 import { ALL_TOOLS } from '../../src/tools/registry';
-import { checkpointDiff, exportRun, importRun, IMPORTED_CHAT_KEY, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from '../../src/engine/run-archive';
+import { checkpointDiff, exportRun, importRun, IMPORTED_CHAT_KEY, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from '../../src/engine/archive/run-archive';
 import { ok } from '../../src/contract/result';
 import type { ModelReply } from '../../src/contract/model';
 import { sampleRunInput } from '../fixtures/run-input';
@@ -154,7 +154,7 @@ describe('run archive', () => {
     });
 
     it('runs left unfinished by a reload become interrupted, journaled; ended runs are left alone', async () => {
-        const { markInterruptedRuns } = await import('../../src/engine/interrupted');
+        const { markInterruptedRuns } = await import('../../src/engine/tabs/interrupted');
         const storage = newStorage();
         await finishedRun(storage, 'done');
         const base = (await storage.getRun('done'))!;

@@ -11,11 +11,11 @@ import type { CheckpointRecord, RunRecord, StoredEventRecord, WorkspaceFile } fr
 import type { JournalEvent } from '../../src/contract/events';
 import { databaseNameFor, DATABASE_VERSION, openTavernAgentDb, type TavernAgentDb } from '../../src/store/db';
 import { groupRecord, INLINE_FILE_MAX_CHARS, isEventGroup } from '../../src/store/event-groups';
-import { Journal } from '../../src/engine/journal';
+import { Journal } from '../../src/engine/journal/journal';
 import { createIdbRunStorage } from '../../src/store/idb-run-storage';
 import type { EventWrite, RunStorage } from '../../src/store/run-storage';
-import { exportRun, importRun, listRunFiles, readRunFile } from '../../src/engine/run-archive';
-import { pruneRuns } from '../../src/engine/retention';
+import { exportRun, importRun, listRunFiles, readRunFile } from '../../src/engine/archive/run-archive';
+import { pruneRuns } from '../../src/engine/archive/retention';
 import { cutAndResume, referenceRun, RELIABILITY_RUN_ID } from '../fixtures/reliability';
 import { anyEnvelope } from '../fixtures/journal-events';
 

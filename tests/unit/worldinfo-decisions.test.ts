@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LoreDecision, LoreProposal } from '../../src/contract/lore';
-import { recordLoreDecision } from '../../src/engine/lore-decisions';
+import { recordLoreDecision } from '../../src/engine/archive/lore-decisions';
 import { payloadsOf, rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
 
