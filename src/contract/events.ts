@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { TokenUsageSchema } from './model';
-import { RECORD_VERSION, RunStateSchema } from './records';
+import { JournalEventSchema, RECORD_VERSION, RunStateSchema, WorkspaceFileSchema } from './records';
 import { SkillScopeSchema } from './skills';
 import { LoreDecisionSchema, LoreProposalSchema } from './lore';
 
@@ -179,3 +179,25 @@ export function eventFact<K extends EventType>(type: K, payload: EventPayloads[K
     // Sound: `payload` is EventPayloads[K] for this very K, which is what the union's member for K holds.
     return { type, payload } as EventFact;
 }
+
+/**
+ * How the journal stores one write (database version 4 on): the events of the batch, in seq order, as one
+ * record of the `events` store keyed by its first event, with the small hidden files they describe inline
+ * (store/event-groups.ts says which). `fileKeys` feeds the store's index of every inline file's
+ * [runId, path]. `seqs` (every seq the group holds) fed a unique index in version 4 only: groups written
+ * then still carry it, and nothing reads it. Records written before version 4 are single JournalEvents;
+ * both kinds are read.
+ */
+export const EventGroupRecordSchema = z.object({
+    v: z.literal(RECORD_VERSION),
+    runId: z.string(),
+    seq: z.number().int().nonnegative(),
+    group: z.array(JournalEventSchema),
+    seqs: z.array(z.tuple([z.string(), z.number().int().nonnegative()])).optional(),
+    files: z.array(WorkspaceFileSchema).optional(),
+    fileKeys: z.array(z.tuple([z.string(), z.string()])).optional(),
+});
+/** The schema checks the envelope of each grouped event; the store holds only events the journal wrote. */
+export type EventGroupRecord = Omit<z.infer<typeof EventGroupRecordSchema>, 'group'> & { group: JournalEvent[] };
+/** A record of the `events` store: one event (as written before version 4) or a group. */
+export type StoredEventRecord = JournalEvent | EventGroupRecord;

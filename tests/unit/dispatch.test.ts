@@ -90,6 +90,8 @@ function setup(tools: Partial<Profile['tools']>, registry?: readonly ToolDefinit
     let n = 0;
     const dispatch = async (name: string, args: Record<string, unknown> | string = {}, wrapUp = false): Promise<Dispatched> => {
         const prepared = dispatcher.prepare({ id: `c${(n += 1)}`, name, argumentsText: typeof args === 'string' ? args : JSON.stringify(args) }, wrapUp);
+        // As the engine does: the call's start is journaled with `counts`, and the run's projection counts it.
+        if (prepared.counts && prepared.canonical) budget.countCall(prepared.canonical);
         return { canonical: prepared.canonical, ...(prepared.ready ? { args: prepared.args } : {}), outcome: await dispatcher.execute(prepared, ctx) };
     };
     return { dispatcher, budget, dispatch, executed: fake.executed, workspace: ctx.workspace };

@@ -94,7 +94,7 @@ describe('a fix run', () => {
         const files = await h.files('fix-1');
         assert.equal(files.get('output/main.md'), 'You wake in the glade.');
         // Kept with the run's frozen input, so a resumed fix run is still a fix of that message.
-        assert.deepEqual((await loadStoredInput(h.storage, 'fix-1'))?.fix, input.fix);
+        assert.deepEqual((await loadStoredInput(h.storage, 'fix-1'))?.input.fix, input.fix);
     });
 
     it("starts from the fixed message's memory (not a later one's) and writes its own whole into it", async () => {

@@ -3,7 +3,7 @@
 // Run: node --import tsx --test tests/unit/resume.test.ts
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { planResume } from '../../src/engine/run/resume';
+import { planResume } from '../../src/engine/run/resume-plan';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';
 import { cutAndResume, referenceRun, RELIABILITY_RUN_ID, SCRIPTED_TOOL_CALLS } from '../fixtures/reliability';
 import type { JournalEvent } from '../../src/contract/events';
@@ -71,7 +71,8 @@ describe('resume', () => {
 
 describe('one writer per chat', () => {
     it('a run whose lease is fresh (a tab without Web Locks is working on it) is never marked interrupted; a stale one is', async () => {
-        const { markInterruptedRuns, LEASE_TTL_MS } = await import('../../src/engine/tabs/interrupted');
+        const { markInterruptedRuns } = await import('../../src/engine/tabs/sweep');
+        const { LEASE_TTL_MS } = await import('../../src/engine/tabs/protocol');
         const storage = newStorage();
         await referenceRun(storage);
         const run = (await storage.getRun(RELIABILITY_RUN_ID))!;

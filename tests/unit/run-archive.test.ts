@@ -154,7 +154,7 @@ describe('run archive', () => {
     });
 
     it('runs left unfinished by a reload become interrupted, journaled; ended runs are left alone', async () => {
-        const { markInterruptedRuns } = await import('../../src/engine/tabs/interrupted');
+        const { markInterruptedRuns } = await import('../../src/engine/tabs/sweep');
         const storage = newStorage();
         await finishedRun(storage, 'done');
         const base = (await storage.getRun('done'))!;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as z from 'zod';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
-import { MAX_TOOL_OUTPUT_CHARS } from '../../src/engine/agents/dispatch';
+import { MAX_TOOL_OUTPUT_CHARS } from '../../src/engine/projection/model-notes';
 import { runAgent } from '../../src/engine/run/run-lifecycle';
 import { isRetryable, MAX_RETRY_DELAY_MS, retryDelay } from '../../src/engine/loop/model-retry';
 import { createMemoryRunStorage } from '../../src/store/run-storage';

@@ -10,7 +10,7 @@ import { parseProfile } from '../../src/contract/profile-migrations';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import type { RunRecord } from '../../src/contract/records';
 import { ok } from '../../src/contract/result';
-import { markInterruptedRuns } from '../../src/engine/tabs/interrupted';
+import { markInterruptedRuns } from '../../src/engine/tabs/sweep';
 import { pruneRuns } from '../../src/engine/archive/retention';
 import { runAgent } from '../../src/engine/run/run-lifecycle';
 import { exportRun, importRun, RUN_IMPORT_MAX_CHARS } from '../../src/engine/archive/run-archive';

@@ -159,7 +159,8 @@ describe('delegation', () => {
         assert.match(seen[0]!, /^\[Tavern Agent\] Sub-agent results you have not awaited yet:/);
         assert.match(seen[0]!, /Found it/);
         assert.doesNotMatch(seen[1]!, /Sub-agent results/, 'injected once');
-        assert.deepEqual(payloadsOf(await h.journal('inject'), 'task-inject'), [{ taskIds: ['task-1'] }]);
+        // The note the model read is journaled with the ids: a resumed run puts the same note back.
+        assert.deepEqual(payloadsOf(await h.journal('inject'), 'task-inject'), [{ taskIds: ['task-1'], message: seen[0] }]);
     });
 
     it('cancels every child on Stop, with no reply', async () => {

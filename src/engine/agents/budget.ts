@@ -1,12 +1,15 @@
+import type { WrapUpReason } from '../../contract/events';
 import type { Profile } from '../../contract/profile';
 
 /** Tools a run may still call once its budget is spent, so a finished draft is never lost (SPEC §1). */
 export const WRAP_UP_TOOLS: ReadonlySet<string> = new Set(['workspace.commit', 'workspace.finish']);
 
+/** The one tool a sub-agent may still call when its budget is spent. */
+export const TASK_WRAP_UP_TOOLS: ReadonlySet<string> = new Set(['task.return']);
+
 /** Each commit is a chat save: a run's commits are bounded unless the profile sets its own cap (SPEC §3). */
 export const DEFAULT_TOOL_CAPS: Readonly<Record<string, number>> = { 'workspace.commit': 10 };
 
-export type WrapUpReason = 'maxRounds' | 'maxCallsPerRun';
 
 /**
  * Counts model rounds and tool calls against a profile's limits. Calls refused by policy are not counted;
@@ -54,8 +57,14 @@ export class Budget {
         return null;
     }
 
+    /** Counts one call of `tool`: the journal's projection does, as the call's start is journaled. */
     countCall(tool: string): void {
         this.calls += 1;
         this.perTool.set(tool, (this.perTool.get(tool) ?? 0) + 1);
+    }
+
+    /** The counts, for comparing a rebuilt budget with a live one. */
+    counts(): { rounds: number; calls: number; perTool: Record<string, number> } {
+        return { rounds: this.rounds, calls: this.calls, perTool: Object.fromEntries([...this.perTool].sort(([a], [b]) => (a < b ? -1 : 1))) };
     }
 }

@@ -1,18 +1,17 @@
 import { RunFailure, toolError } from '../../contract/errors';
 import type { ToolCall, WireTool } from '../../contract/model';
 import { isToolAllowed, type Profile } from '../../contract/profile';
-import { toolResultText } from '../../contract/tool-result-text';
 import { failure, type ToolContext, type ToolDefinition, type ToolOutcome } from '../../tools/tool';
 import { WRAP_UP_TOOLS, type Budget } from './budget';
 import { toProviderSchema } from './provider-schema';
 
-/** No tool result the model reads is longer than this; the full result stays in `tool-results/`. */
-export const MAX_TOOL_OUTPUT_CHARS = 100_000;
-
-/** A call checked against policy, budget and schema: ready to execute, or already answered with a refusal. */
+/**
+ * A call checked against policy, budget and schema: ready to execute, or already answered with a refusal.
+ * `counts`: it counts against the budget (journaled with its start; the run's projection counts it).
+ */
 export type PreparedCall =
-    | { ready: true; canonical: string; tool: ToolDefinition; args: unknown }
-    | { ready: false; canonical: string | null; outcome: ToolOutcome };
+    | { ready: true; canonical: string; tool: ToolDefinition; args: unknown; counts: true }
+    | { ready: false; canonical: string | null; outcome: ToolOutcome; counts: boolean };
 
 function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
     if (text.trim() === '') return { ok: true, value: {} };
@@ -72,10 +71,11 @@ export class Dispatcher {
 
     prepare(call: ToolCall, wrapUp: boolean): PreparedCall {
         const tool = this.byName.get(call.name);
-        const refuse = (code: Parameters<typeof toolError>[0], message: string, hint: string): PreparedCall => ({
+        const refuse = (code: Parameters<typeof toolError>[0], message: string, hint: string, counts = false): PreparedCall => ({
             ready: false,
             canonical: tool?.name ?? null,
             outcome: failure(toolError(code, message, hint)),
+            counts,
         });
         // A text-protocol call that could not be read: nothing to run, the model is shown the expected form.
         if (call.invalid) return refuse('tool.invalid_arguments', call.invalid.message, call.invalid.hint);
@@ -93,10 +93,9 @@ export class Dispatcher {
         const refusal = this.budget.refusal(tool.name);
         if (refusal) return refuse('tool.budget_exhausted', `Not called: ${refusal}.`, 'Use the other tools, or commit your reply and finish.');
         // From here the call counts, valid or not: a model repeating bad arguments must run out of budget.
-        this.budget.countCall(tool.name);
         const parsed = parseArguments(call.argumentsText);
         if (!parsed.ok) {
-            return refuse('tool.invalid_arguments', `The arguments of ${tool.alias} are not valid JSON (${parsed.message}).`, 'Send the arguments as one JSON object.');
+            return refuse('tool.invalid_arguments', `The arguments of ${tool.alias} are not valid JSON (${parsed.message}).`, 'Send the arguments as one JSON object.', true);
         }
         const valid = tool.args.safeParse(parsed.value);
         if (!valid.success) {
@@ -104,9 +103,9 @@ export class Dispatcher {
                 .slice(0, 5)
                 .map((issue) => `${issue.path.length ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
                 .join('; ');
-            return refuse('tool.invalid_arguments', `Invalid arguments for ${tool.alias}: ${problems}.`, 'Fix the arguments to match the tool schema and call it again.');
+            return refuse('tool.invalid_arguments', `Invalid arguments for ${tool.alias}: ${problems}.`, 'Fix the arguments to match the tool schema and call it again.', true);
         }
-        return { ready: true, canonical: tool.name, tool, args: valid.data };
+        return { ready: true, canonical: tool.name, tool, args: valid.data, counts: true };
     }
 
     /** Runs a prepared call. Only a RunFailure (the host or storage cannot go on) escapes. */
@@ -120,11 +119,4 @@ export class Dispatcher {
             return failure(toolError('tool.execution_failed', `${prepared.tool.alias} failed: ${why}`, 'Try again with other arguments, or go on without this tool.'));
         }
     }
-}
-
-/** What the model reads of an outcome: the result text, capped, pointing at the full result when cut. */
-export function modelFacingText(outcome: ToolOutcome, resultPath: string): string {
-    const text = toolResultText(outcome);
-    if (text.length <= MAX_TOOL_OUTPUT_CHARS) return text;
-    return `${text.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n[Tavern Agent: output cut at ${MAX_TOOL_OUTPUT_CHARS} of ${text.length} characters; the full result is kept in ${resultPath}. Ask for less, e.g. a smaller range.]`;
 }

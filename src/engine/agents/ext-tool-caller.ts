@@ -1,5 +1,4 @@
 import type { ExtToolCallReply } from '../../contract/ext-tools';
-import type { RunInput } from '../../contract/run-input';
 import type { HostBridge } from '../../contract/wire';
 import type { ExtToolCaller } from '../../tools/ext/index';
 
@@ -7,9 +6,8 @@ import type { ExtToolCaller } from '../../tools/ext/index';
  * How the worker reaches another extension's tool: through the host bridge (the tool lives on the page).
  * A cancel stops the wait at once; the page drops its approval prompt when the run ends.
  */
-export function extToolCaller(host: HostBridge, input: RunInput): ExtToolCaller {
-    const ask = input.profile.extTools?.askBeforeCall ?? false;
-    return (name, args, signal) => {
+export function extToolCaller(host: HostBridge, runId: string): ExtToolCaller {
+    return (name, args, signal, ask) => {
         const call = host.callExtTool;
         if (!call) return Promise.resolve({ ok: false, code: 'tool.not_allowed', message: `ext.${name} cannot be called here.` });
         const cancelled: ExtToolCallReply = { ok: false, code: 'tool.execution_failed', message: 'The call was cancelled.' };
@@ -17,7 +15,7 @@ export function extToolCaller(host: HostBridge, input: RunInput): ExtToolCaller 
         return new Promise((resolve) => {
             const onAbort = () => resolve(cancelled);
             signal.addEventListener('abort', onAbort, { once: true });
-            call({ runId: input.runId, name, args, ask }).then(
+            call({ runId, name, args, ask }).then(
                 (reply) => {
                     signal.removeEventListener('abort', onAbort);
                     resolve(reply);

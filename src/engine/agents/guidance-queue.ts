@@ -1,13 +1,11 @@
 import { fail, ok, type Result } from '../../contract/result';
 import type { JournalWriter } from '../../workspace/journal-writer';
+import type { GuidanceNote } from '../projection/model-notes';
+
+export { guidanceMessage, type GuidanceNote } from '../projection/model-notes';
 
 /** Guidance longer than this is refused: it is a steer for the next turn, not a new prompt. */
 export const GUIDANCE_MAX_CHARS = 4000;
-
-export interface GuidanceNote {
-    guidanceId: string;
-    text: string;
-}
 
 /**
  * The user's guidance for one running run (SPEC §7, issue 15.3): journaled when it arrives, held until the
@@ -23,6 +21,15 @@ export class GuidanceQueue {
     /** The run's journal, once its session exists: guidance before that has nowhere to be journaled. */
     bind(journal: JournalWriter): void {
         this.journal = journal;
+    }
+
+    /**
+     * A resumed run's guidance, as its journal left it: the notes queued and not yet put into a turn, and how
+     * many were ever queued (ids go on from there).
+     */
+    restore(pending: readonly GuidanceNote[], queued: number): void {
+        this.pending = [...pending];
+        this.count = queued;
     }
 
     /** The run ended: later guidance is refused instead of silently lost. */
@@ -50,13 +57,4 @@ export class GuidanceQueue {
         this.pending = [];
         return taken;
     }
-}
-
-/** The user note the model sees: marked as guidance sent during the run, so it is not mistaken for a chat turn. */
-export function guidanceMessage(notes: readonly GuidanceNote[]): string {
-    const lines = notes.map((note) => note.text);
-    return [
-        '[Tavern Agent] The user sent guidance while you were working. Take it into account from now on:',
-        ...(lines.length === 1 ? lines : lines.map((line, i) => `${i + 1}. ${line}`)),
-    ].join('\n');
 }

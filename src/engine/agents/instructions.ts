@@ -31,6 +31,8 @@ export function taskInstructions(input: RunInput, profile: Profile, task: TaskSp
         'When the task is done (or cannot be done), call task_return once with a summary, your findings and any files you wrote (artifacts). That ends your task; plain text reaches no one.',
         `Tools available now: ${toolAliases.join(', ')}.`,
     ];
+    // The sub-agent's own skills: resolved for its profile (agent-input.ts), not the caller's.
+    if (input.skills.length > 0) lines.push('', skillsOverview(input.skills));
     if (profile.systemPrompt.trim()) lines.push('', profile.systemPrompt.trim());
     return lines.join('\n');
 }
@@ -41,18 +43,4 @@ export function taskMessage(task: TaskSpec): string {
     if (task.context && Object.keys(task.context).length > 0) parts.push(`Context: ${JSON.stringify(task.context)}`);
     if (task.expectedOutput && Object.keys(task.expectedOutput).length > 0) parts.push(`Expected output: ${JSON.stringify(task.expectedOutput)}`);
     return parts.join('\n');
-}
-
-export function toolReminder(attempt: number, max: number): string {
-    return `[Tavern Agent reminder ${attempt}/${max}] Your last answer was plain text, which does not reach the chat. It was saved to output/direct_output.md. Use the tools: write the reply to a file, commit it with workspace_commit, then call workspace_finish.`;
-}
-
-export function taskWrapUpNotice(reason: 'maxRounds' | 'maxCallsPerRun'): string {
-    const what = reason === 'maxRounds' ? 'model turns' : 'tool calls';
-    return `[Tavern Agent] This task has used all its ${what}. This is your last turn: only task_return is available. Return what you found so far.`;
-}
-
-export function wrapUpNotice(reason: 'maxRounds' | 'maxCallsPerRun'): string {
-    const what = reason === 'maxRounds' ? 'model turns' : 'tool calls';
-    return `[Tavern Agent] This run has used all its ${what}. This is your last turn: only workspace_commit and workspace_finish are available. Commit the best reply you have (output/main.md) and finish.`;
 }

@@ -1,11 +1,12 @@
 import type { TaskStatus } from '../../contract/events';
 import { toolError, type ToolError } from '../../contract/errors';
-import type { WireMessage } from '../../contract/model';
 import type { Profile } from '../../contract/profile';
 import type { AgentAccess, AgentCard, TaskCapsule, TaskResult, TaskSpec } from '../../tools/agent-access';
-import type { Workspace } from '../../workspace/workspace';
+import { taskResultsMessage } from '../projection/model-notes';
 import type { RunSession } from '../run/run-session';
-import { runTask } from './run-task';
+
+/** Starts a sub-agent on a delegated task and settles when its end is journaled (the run's lifecycle provides it). */
+export type StartTask = (entry: TaskEntry, target: Profile, task: TaskSpec) => Promise<void>;
 
 export const AWAIT_MAX_MS = 300_000;
 
@@ -28,6 +29,10 @@ export interface TaskEntry {
     done: Promise<void>;
 }
 
+export function newTaskEntry(fields: Pick<TaskEntry, 'taskId' | 'agentId' | 'agentName' | 'title' | 'parentCallId' | 'startedAt'>): TaskEntry {
+    return { ...fields, controller: new AbortController(), status: 'running', endedAt: null, result: null, reason: null, summaryPath: null, delivered: false, done: Promise.resolve() };
+}
+
 /** Who may call whom (SPEC §3): the caller may delegate, the target is callable as a sub-agent and lets it. */
 export function delegationRefusal(caller: Profile, target: Profile): string | null {
     if (!caller.delegation.canDelegate) return `the profile "${caller.id}" may not delegate`;
@@ -47,16 +52,17 @@ export class TaskBoard {
 
     constructor(
         private readonly session: RunSession,
-        private readonly workspace: Workspace,
         private readonly caller: Profile,
+        private readonly startTask: StartTask,
     ) {}
 
     get size(): number {
         return this.tasks.size;
     }
 
+    /** The agents of the run, frozen with its input (older runs: the user's profiles when it resumed). */
     private profiles(): readonly Profile[] {
-        return this.session.deps.profiles ?? [];
+        return this.session.input.agentProfiles ?? this.session.deps.profiles ?? [];
     }
 
     candidates(): Profile[] {
@@ -105,29 +111,35 @@ export class TaskBoard {
             return { ok: false, error: toolError('agent.delegation_limit', `At most ${limits.maxConcurrent} tasks may run at once, and ${running} are running.`, 'Call agent_await to wait for one to finish, then delegate again.') };
         }
         this.delegations += 1;
-        const entry: TaskEntry = {
+        const entry = newTaskEntry({
             taskId: this.session.nextTaskId(),
             agentId: target.id,
             agentName: target.displayName,
             title: task.title?.trim() || task.objective.slice(0, 80),
             parentCallId,
             startedAt: this.session.now(),
-            controller: new AbortController(),
-            status: 'running',
-            endedAt: null,
-            result: null,
-            reason: null,
-            summaryPath: null,
-            delivered: false,
-            done: Promise.resolve(),
-        };
-        // The run's Stop reaches every child; a child's own cancel reaches only it.
+        });
+        this.launch(entry, () => this.startTask(entry, target, task));
+        return { ok: true, taskId: entry.taskId, agentName: target.displayName };
+    }
+
+    /** Runs a task's agent; the run's Stop reaches every child, a child's own cancel reaches only it. */
+    private launch(entry: TaskEntry, run: () => Promise<void>): void {
         const onRunAbort = () => entry.controller.abort(this.session.signal.reason);
         if (this.session.signal.aborted) onRunAbort();
         else this.session.signal.addEventListener('abort', onRunAbort, { once: true });
         this.tasks.set(entry.taskId, entry);
-        entry.done = runTask(entry, target, task, this.session, this.workspace).finally(() => this.session.signal.removeEventListener('abort', onRunAbort));
-        return { ok: true, taskId: entry.taskId, agentName: target.displayName };
+        entry.done = run().finally(() => this.session.signal.removeEventListener('abort', onRunAbort));
+    }
+
+    /**
+     * A resumed run's tasks, as its journal left them: a finished one keeps its result (its model is not asked
+     * again), one cut off mid-way goes on with `resume` (from its own journal). Counts as the delegations made.
+     */
+    restore(entry: TaskEntry, resume: (() => Promise<void>) | null): void {
+        this.delegations += 1;
+        if (resume) this.launch(entry, resume);
+        else this.tasks.set(entry.taskId, entry);
     }
 
     private async await(request: { taskIds?: string[]; mode: 'nextCompleted' | 'allCompleted' | 'statusOnly'; timeoutMs: number }) {
@@ -152,8 +164,10 @@ export class TaskBoard {
                 timedOut = (await raceTimeout(settled, Math.min(request.timeoutMs, AWAIT_MAX_MS), this.session.signal)) === 'timeout';
             }
         }
-        const tasks = entries.map((entry) => this.capsule(entry, request.mode !== 'statusOnly'));
-        return { ok: true as const, tasks, timedOut };
+        const deliver = request.mode !== 'statusOnly';
+        const delivered = deliver ? entries.filter((entry) => entry.status !== 'running').map((entry) => entry.taskId) : [];
+        const tasks = entries.map((entry) => this.capsule(entry, deliver));
+        return { ok: true as const, tasks, timedOut, delivered };
     }
 
     private capsule(entry: TaskEntry, deliver: boolean): TaskCapsule {
@@ -179,13 +193,15 @@ export class TaskBoard {
         return capsule;
     }
 
-    /** Finished results the parent has not awaited go into its next turn, once (journaled as delivered). */
-    async injectFinished(conversation: WireMessage[]): Promise<void> {
+    /**
+     * Finished results the parent has not awaited go into its next turn, once: journaled with the note the
+     * model reads, which the run's projection puts into the parent's conversation.
+     */
+    async injectFinished(): Promise<void> {
         const finished = [...this.tasks.values()].filter((e) => e.status !== 'running' && !e.delivered);
         if (finished.length === 0) return;
         const capsules = finished.map((entry) => this.capsule(entry, true));
-        await this.session.journal.append('task-inject', { taskIds: finished.map((e) => e.taskId) });
-        conversation.push({ role: 'user', content: `[Tavern Agent] Sub-agent results you have not awaited yet:\n${JSON.stringify(capsules, null, 1)}` });
+        await this.session.journal.append('task-inject', { taskIds: finished.map((e) => e.taskId), message: taskResultsMessage(capsules) });
     }
 
     cancelAll(reason: string): void {

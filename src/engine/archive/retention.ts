@@ -1,8 +1,6 @@
-import type { RunRecord, RunState } from '../../contract/records';
+import { isEndedState, type RunRecord } from '../../contract/records';
 import type { ChatRunCount, PruneReport, PruneRequest, RetentionPolicy } from '../../contract/storage';
 import type { RunStorage } from '../../store/run-storage';
-
-const ENDED: ReadonlySet<RunState> = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
 
 function byChat(runs: readonly RunRecord[]): Map<string, RunRecord[]> {
     const chats = new Map<string, RunRecord[]>();
@@ -30,7 +28,7 @@ export async function pruneRuns(storage: RunStorage, request: PruneRequest, isLi
     const chosen = request.chatKeys === 'all' ? all : all.filter((run) => (request.chatKeys as string[]).includes(run.chatKey));
     const report: PruneReport = { summarized: 0, deleted: 0 };
     for (const runs of byChat(chosen).values()) {
-        const ended = runs.filter((run) => ENDED.has(run.state) && !isLive(run.runId)).sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1));
+        const ended = runs.filter((run) => isEndedState(run.state) && !isLive(run.runId)).sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1));
         for (const [index, run] of ended.entries()) {
             if (request.action === 'delete' || index >= request.policy.keepFull + request.policy.keepSummaries) {
                 await storage.deleteRun(run.runId);

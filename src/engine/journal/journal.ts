@@ -6,6 +6,12 @@ import type { AppendOptions, JournalWriter } from '../../workspace/journal-write
 
 export type EventSink = (event: JournalEvent) => void;
 
+/**
+ * Sees every event as it is appended, before it is stored (the run's projection: the loop acts on the
+ * event in the same step). `files` reads the files the event carries.
+ */
+export type EventObserver = (fact: EventFact, at: number, files: (path: string) => string | undefined, decoded: AppendOptions['decoded']) => void;
+
 interface Queued {
     fact: EventFact;
     attachments: EventAttachments | undefined;
@@ -48,6 +54,7 @@ export class Journal implements JournalWriter {
         private readonly sink: EventSink,
         private readonly now: () => number = Date.now,
         startSeq = 0,
+        private readonly observe: EventObserver | null = null,
     ) {
         this.seq = startSeq;
     }
@@ -68,6 +75,8 @@ export class Journal implements JournalWriter {
             entry = { fact: eventFact(type, payload), attachments, at: this.now(), resolve, reject, settled: Promise.resolve() };
         });
         entry.settled = done.catch(() => undefined);
+        // Append, then apply: the projection takes the event now, in the order appends are made.
+        this.observe?.(entry.fact, entry.at, (path) => attachments?.files?.find((file) => file.path === path)?.content, options?.decoded);
         this.queue.push(entry);
         if (defer) {
             // Nobody may await a deferred append (`settled` handles its rejection): the next append reports it.

@@ -1,6 +1,6 @@
-import { taskWrapUpNotice, wrapUpNotice } from '../agents/instructions';
-import { checkCancelled, type AgentInvocation } from '../agents/invocation';
+import type { AgentInvocation } from '../agents/agent';
 import { callModel } from './call-model';
+import { checkCancelled } from './cancelled';
 import { deliverGuidance } from './deliver-guidance';
 import { executeToolCalls } from './execute-tool-calls';
 import { answerPlainText } from './plain-text-turn';
@@ -16,6 +16,9 @@ import { checkStopConditions, type LoopEnd } from './stop-conditions';
  *     call the model
  *     plain text   → save it, remind the model (or fail after the last reminder)
  *     tool calls   → execute each in order, answering every one
+ *
+ * Every step is an event: appended to the journal, then applied to the agent's track (its conversation,
+ * loop state and budget) by the one reducer a resume folds the journal through (projection/apply-event.ts).
  */
 export async function runAgentLoop(agent: AgentInvocation): Promise<LoopEnd> {
     for (;;) {
@@ -23,7 +26,7 @@ export async function runAgentLoop(agent: AgentInvocation): Promise<LoopEnd> {
         const end = checkStopConditions(agent);
         if (end) return end;
         await enterWrapUpWhenSpent(agent);
-        await agent.tasks?.injectFinished(agent.conversation);
+        await agent.tasks?.injectFinished();
         await deliverGuidance(agent);
         const turn = await callModel(agent);
         if (turn.toolCalls.length === 0) await answerPlainText(agent, turn);
@@ -32,10 +35,9 @@ export async function runAgentLoop(agent: AgentInvocation): Promise<LoopEnd> {
 }
 
 async function enterWrapUpWhenSpent(agent: AgentInvocation): Promise<void> {
-    if (agent.state.wrapUp !== null) return;
-    const reason = agent.budget.wrapUpReason();
+    const { loop, budget } = agent.track;
+    if (loop.wrapUp !== null) return;
+    const reason = budget.wrapUpReason();
     if (!reason) return;
-    agent.state.wrapUp = reason;
-    await agent.journal.append('budget-wrap-up', { reason, rounds: agent.budget.rounds, calls: agent.budget.calls });
-    agent.conversation.push({ role: 'user', content: agent.taskId ? taskWrapUpNotice(reason) : wrapUpNotice(reason) });
+    await agent.journal.append('budget-wrap-up', { reason, rounds: budget.rounds, calls: budget.calls });
 }

@@ -1,7 +1,8 @@
 import { RunFailure } from '../../contract/errors';
 import type { ModelReply, ModelRequest, ModelTurn, WireMessage, WireTool } from '../../contract/model';
 import type { HostBridge } from '../../contract/wire';
-import type { AgentInvocation } from '../agents/invocation';
+import type { AgentInvocation } from '../agents/agent';
+import { cancelledFailure } from './cancelled';
 import { decodeModelResponse } from '../model/decode';
 import { requestWithRetry } from './model-retry';
 import { conversationMessages, noteConversationReply } from './conversation-sync';
@@ -52,10 +53,11 @@ async function sendConversation(host: HostBridge, request: ModelRequest, convers
  * for the timeline, decode it into the one internal turn shape. Counts the round against the budget.
  */
 export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
-    const { session, dispatcher, conversation, state, journal, signal } = agent;
+    const { session, dispatcher, journal, signal, track } = agent;
     const { input } = session;
-    const round = agent.budget.rounds + 1;
-    const wrapping = state.wrapUp !== null;
+    const { conversation } = track;
+    const round = track.budget.rounds + 1;
+    const wrapping = track.loop.wrapUp !== null;
     const tools = dispatcher.wireTools(wrapping);
     const requestId = `${agent.taskId ?? 'root'}:${round}`;
     // The request leaves first; its event is written while it travels (journal-first binds side effects, and
@@ -87,10 +89,8 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     const reply = await replied;
     // A failed request write ends the run here, before anything acts on the reply.
     await requested;
-    agent.budget.rounds = round;
-    if (wrapping) state.wrapUpTurnTaken = true;
     if (!reply.ok) {
-        if (reply.aborted || signal.aborted) throw new RunFailure('run.cancelled', agent.taskId ? 'The task was cancelled.' : 'The run was stopped.');
+        if (reply.aborted || signal.aborted) throw cancelledFailure(agent.taskId !== null);
         throw new RunFailure('model.request_failed', `The model request failed: ${reply.message}`, `HTTP ${reply.status ?? '-'}`);
     }
     const stored = `model-responses/round-${pad(round)}.json`;
@@ -102,9 +102,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
         throw new RunFailure('model.malformed_response', "The model's response could not be read.", decoded.message);
     }
     const turn = decoded.turn;
-    state.tokensIn += turn.usage?.input ?? 0;
-    state.tokensOut += turn.usage?.output ?? 0;
-    if (turn.reasoning.trim()) state.reasoning.push(turn.reasoning.trim());
+    // The projection takes the turn from here: the round, tokens, reasoning and the assistant message.
     void journal.append(
         'model-response',
         {
@@ -121,7 +119,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
         { files: [responseFile] },
         // Stored with the next event (the first call's start, or the plain-text turn's): nothing acts on a
         // response before that event is written, so the round costs one transaction less.
-        { defer: true },
+        { defer: true, decoded: { turn } },
     );
     return turn;
 }

@@ -1,5 +1,4 @@
-import { guidanceMessage } from '../agents/guidance-queue';
-import type { AgentInvocation } from '../agents/invocation';
+import type { AgentInvocation } from '../agents/agent';
 
 /** Puts queued guidance into the root agent's next model turn as a user note, journaled before it is sent. */
 export async function deliverGuidance(agent: AgentInvocation): Promise<void> {
@@ -8,6 +7,5 @@ export async function deliverGuidance(agent: AgentInvocation): Promise<void> {
     if (!queue || agent.taskId !== null) return;
     const notes = queue.take();
     if (notes.length === 0) return;
-    await agent.journal.append('guidance-deliver', { guidanceIds: notes.map((note) => note.guidanceId), round: agent.budget.rounds + 1 });
-    agent.conversation.push({ role: 'user', content: guidanceMessage(notes) });
+    await agent.journal.append('guidance-deliver', { guidanceIds: notes.map((note) => note.guidanceId), round: agent.track.budget.rounds + 1 });
 }

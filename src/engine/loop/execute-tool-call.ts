@@ -1,24 +1,26 @@
-import { RunFailure } from '../../contract/errors';
 import type { ToolCall } from '../../contract/model';
-import type { ToolOutcome } from '../../tools/tool';
-import { modelFacingText, type PreparedCall } from '../agents/dispatch';
-import type { AgentInvocation } from '../agents/invocation';
+import type { ToolOutcome } from '../../contract/tool-outcome';
+import type { AgentInvocation } from '../agents/agent';
+import type { PreparedCall } from '../agents/dispatch';
+import { modelFacingText } from '../projection/model-notes';
+import { cancelledFailure } from './cancelled';
 
 /**
  * One tool call's whole lifecycle (SPEC §1): prepare (policy, budget, arguments) → journal the start with
- * its arguments → execute → journal the result (complete or fail) with the full outcome → the text the
- * model reads. Records are keyed by a run-unique id: providers may send `call_0` every round.
+ * its arguments → execute → journal the result (complete or fail) with the full outcome, which the run's
+ * projection turns into the answer the model reads. Records are keyed by a run-unique id: providers may
+ * send `call_0` every round.
  */
-export async function executeToolCall(agent: AgentInvocation, call: ToolCall, preset?: PreparedCall): Promise<string> {
+export async function executeToolCall(agent: AgentInvocation, call: ToolCall, preset?: PreparedCall): Promise<void> {
     const { session, workspace, dispatcher, journal } = agent;
     const callId = session.nextCallId();
     const argsPath = `tool-args/${callId}.json`;
     const resultPath = `tool-results/${callId}.json`;
     const started = session.now();
-    const prepared = preset ?? dispatcher.prepare(call, agent.state.wrapUp !== null);
+    const prepared = preset ?? dispatcher.prepare(call, agent.track.loop.wrapUp !== null);
     const start = journal.append(
         'tool-call-start',
-        { callId, providerCallId: call.id, name: call.name, canonical: prepared.canonical, argsPath },
+        { callId, providerCallId: call.id, name: call.name, canonical: prepared.canonical, argsPath, counted: prepared.counts },
         { files: [workspace.record(argsPath, call.argumentsText, 0)] },
         startDeferrable(prepared) ? { defer: true } : undefined,
     );
@@ -26,7 +28,7 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
     const outcome = await untilStopped(
         agent,
         dispatcher.execute(prepared, {
-            input: session.input,
+            input: agent.input,
             workspace,
             run: agent.controls,
             skills: agent.skills,
@@ -40,14 +42,13 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
     const resultFile = { files: [workspace.record(resultPath, JSON.stringify(outcome), 0)] };
     // The result goes to storage with the next event (the next call's start, or the next model request):
     // the model reads it only after that event is written, so journal-first holds with one transaction less.
-    const defer = { defer: true };
+    const options = { defer: true, decoded: { outcome } };
     if (outcome.ok) {
-        void journal.append('tool-call-complete', { callId, name: call.name, durationMs, summary: content.slice(0, 200), resultPath }, resultFile, defer);
+        void journal.append('tool-call-complete', { callId, name: call.name, durationMs, summary: content.slice(0, 200), resultPath }, resultFile, options);
     } else {
         const { code, message, hint } = outcome.error;
-        void journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile, defer);
+        void journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile, options);
     }
-    return content;
 }
 
 /**
@@ -67,7 +68,7 @@ function startDeferrable(prepared: PreparedCall): boolean {
  */
 function untilStopped(agent: AgentInvocation, work: Promise<ToolOutcome>): Promise<ToolOutcome> {
     const { signal } = agent;
-    const stopped = () => new RunFailure('run.cancelled', agent.taskId ? 'The task was cancelled.' : 'The run was stopped.');
+    const stopped = () => cancelledFailure(agent.taskId !== null);
     if (signal.aborted) {
         work.catch(() => undefined);
         return Promise.reject(stopped());

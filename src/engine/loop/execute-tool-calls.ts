@@ -1,8 +1,9 @@
 import { toolError } from '../../contract/errors';
-import type { ModelTurn, ToolCall, WireMessage } from '../../contract/model';
-import { failure, type ToolOutcome } from '../../tools/tool';
+import type { ModelTurn, ToolCall } from '../../contract/model';
+import { failure } from '../../contract/tool-outcome';
+import type { AgentInvocation } from '../agents/agent';
 import type { PreparedCall } from '../agents/dispatch';
-import { checkCancelled, type AgentInvocation } from '../agents/invocation';
+import { checkCancelled } from './cancelled';
 import { executeToolCall } from './execute-tool-call';
 
 /** Finish reasons that mean the provider cut the response at its length limit. */
@@ -11,10 +12,9 @@ const TRUNCATED = new Set(['length', 'max_tokens', 'MAX_TOKENS']);
 /**
  * Answers every tool call of one model turn, in order. A response cut off by its length limit runs none of
  * them (their arguments may be cut too): each gets a recoverable error saying so. Calls after an accepted
- * finish in the same turn never run, yet the provider still needs an answer to each.
+ * finish in the same turn never run: the projection answers them as not run when the finish lands.
  */
 export async function executeToolCalls(agent: AgentInvocation, turn: ModelTurn): Promise<void> {
-    agent.conversation.push(assistantMessage(turn));
     await executeRemainingCalls(agent, turn, 0);
 }
 
@@ -27,38 +27,19 @@ export function isTruncated(turn: ModelTurn): boolean {
 export async function executeRemainingCalls(agent: AgentInvocation, turn: ModelTurn, from: number): Promise<void> {
     const truncated = isTruncated(turn);
     for (const call of turn.toolCalls.slice(from)) {
-        if (agent.state.finished) {
-            agent.conversation.push({ role: 'tool', tool_call_id: call.id, content: 'Not run: the run has already finished.' });
-            continue;
-        }
+        if (agent.track.loop.finished) return;
         checkCancelled(agent);
-        const content = await executeToolCall(agent, call, truncated ? truncatedRefusal(agent, call) : undefined);
-        agent.conversation.push({ role: 'tool', tool_call_id: call.id, content });
+        await executeToolCall(agent, call, truncated ? truncatedRefusal(agent, call) : undefined);
     }
 }
 
 function truncatedRefusal(agent: AgentInvocation, call: ToolCall): PreparedCall {
-    const outcome: ToolOutcome = failure(
+    const outcome = failure(
         toolError(
             'model.response_truncated',
             `Not run: your response was cut off at its length limit, so the arguments of ${call.name} may be incomplete.`,
             'Call the tool again with shorter arguments (write long text in several appends).',
         ),
     );
-    return { ready: false, canonical: agent.dispatcher.canonicalName(call.name), outcome };
-}
-
-/** The assistant message that carries the turn's tool calls back to the provider, signatures included. */
-export function assistantMessage(turn: ModelTurn): WireMessage {
-    return {
-        role: 'assistant',
-        content: turn.text || null,
-        tool_calls: turn.toolCalls.map((call) => ({
-            id: call.id,
-            type: 'function',
-            function: { name: call.name, arguments: call.argumentsText },
-            ...(call.signature ? { signature: call.signature } : {}),
-        })),
-        ...(turn.native.signature ? { signature: turn.native.signature } : {}),
-    };
+    return { ready: false, canonical: agent.dispatcher.canonicalName(call.name), outcome, counts: false };
 }

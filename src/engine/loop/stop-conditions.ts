@@ -1,5 +1,5 @@
 import { RunFailure } from '../../contract/errors';
-import type { AgentInvocation } from '../agents/invocation';
+import type { AgentInvocation } from '../agents/agent';
 
 /** Why an agent's loop ended without failing. Only `finished` promotes persist/ (SPEC §3 workspace.finish). */
 export type LoopEnd = { reason: 'finished'; note: string | null } | { reason: 'wrap-up-ended' };
@@ -8,14 +8,14 @@ export type LoopEnd = { reason: 'finished'; note: string | null } | { reason: 'w
 export type StopCondition = (agent: AgentInvocation) => LoopEnd | null;
 
 /** `workspace.finish` was accepted. */
-export const finishAccepted: StopCondition = ({ state }) => (state.finished ? { reason: 'finished', note: state.finishReason } : null);
+export const finishAccepted: StopCondition = ({ track }) => (track.loop.finished ? { reason: 'finished', note: track.loop.finishReason } : null);
 
 /**
  * The wrap-up turn has passed without a finish: a committed reply (or a background agent's work) stands,
  * otherwise the run fails rather than end with nothing in the chat.
  */
 export const wrapUpTurnSpent: StopCondition = (agent) => {
-    if (!agent.state.wrapUpTurnTaken) return null;
+    if (!agent.track.loop.wrapUpTurnTaken) return null;
     if (agent.session.hasCommitted || !agent.foreground) return { reason: 'wrap-up-ended' };
     throw new RunFailure('run.budget_exhausted', 'The agent used its whole budget without committing a reply.');
 };

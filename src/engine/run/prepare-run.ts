@@ -2,7 +2,7 @@ import type { MemoryBase } from './memory-base';
 import { fixMemoryBase, seedFixOutput } from './fix-run';
 import { Workspace } from '../../workspace/workspace';
 import type { RunSession } from './run-session';
-import { RUN_INPUT_PATH, storedRunInput } from './stored-input';
+import { storedInputFiles } from './stored-input';
 
 /**
  * The run's first steps, each journaled: the record, `preparing`, the frozen skill set, the workspace
@@ -31,14 +31,7 @@ export async function prepareRun(session: RunSession): Promise<{ workspace: Work
     const memory = await fixMemoryBase(input, session.deps.storage);
     await workspace.seed(memory.files);
     await seedFixOutput(workspace, input.fix);
-    // Queued together: the browser stores one while the worker serializes and chunks the next (a long chat's
-    // prefix is megabytes). Their transactions share their stores, so they still land in this order, each whole.
-    await Promise.all([
-        workspace.writeHidden('input/prompt.json', JSON.stringify(input.prompt, null, 1)),
-        workspace.writeHidden('input/chat.json', JSON.stringify({ chat: input.chat, prefix: input.prefix }, null, 1)),
-        workspace.writeHidden('input/worldinfo.json', JSON.stringify(input.worldInfo, null, 1)),
-        // The rest of the frozen input (profile included), so an interrupted run can resume as itself.
-        workspace.writeHidden(RUN_INPUT_PATH, storedRunInput(input)),
-    ]);
+    // The whole frozen input in one write, last: a run whose inputs are stored was prepared, and resumes as itself.
+    await session.fileStore.putFiles(storedInputFiles(input).map(({ path, content }) => workspace.record(path, content, 0)));
     return { workspace, memory };
 }

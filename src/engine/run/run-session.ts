@@ -9,7 +9,7 @@ import type { SkillAccess, ToolDefinition } from '../../tools/tool';
 import type { FileStore } from '../../workspace/journal-writer';
 import { Journal, type EventSink } from '../journal/journal';
 import type { GuidanceQueue } from '../agents/guidance-queue';
-import { registerLiveJournal } from '../journal/live-journals';
+import { RunProjection } from '../projection/run-projection';
 
 export interface RunDependencies {
     storage: RunStorage;
@@ -20,7 +20,10 @@ export interface RunDependencies {
     now?: () => number;
     /** Reads a file of a cached skill bundle by content hash (the run's skills are frozen by hash). */
     skillFiles?: SkillAccess['readFile'];
-    /** Every valid profile of the user, built-ins included: the agents a run may delegate to. */
+    /**
+     * Every valid profile of the user, built-ins included: the agents a run may delegate to when its input
+     * does not carry them frozen (`agentProfiles`; a unit test's run, a run stored before they were).
+     */
     profiles?: readonly Profile[];
     /** Jitter source for retry backoff; tests pin it. */
     random?: () => number;
@@ -30,21 +33,20 @@ export interface RunDependencies {
     leaseOwner?: string;
 }
 
-/** Where a resumed run picks up: its stored record and the journal's next number and counters. */
+/** Where a resumed run picks up: its stored record and the journal's next number. */
 export interface ResumePoint {
     record: RunRecord;
     nextSeq: number;
-    calls: number;
-    tasks: number;
 }
 
 /**
- * What every invocation of one run shares: the run record and its state machine (SPEC §1), the journal,
- * storage, the host bridge and the cancel signal. Sub-agents will share it with the root agent.
+ * What every agent of one run shares: the run record and its state machine (SPEC §1), the journal and its
+ * projection (each agent's conversation and loop state), storage, the host bridge and the cancel signal.
  */
 export class RunSession {
     readonly record: RunRecord;
     readonly journal: Journal;
+    readonly projection: RunProjection;
     readonly now: () => number;
     /** Storage for files no event records; errors come back named (`store.write_failed`, quota). */
     readonly fileStore: FileStore;
@@ -55,10 +57,13 @@ export class RunSession {
         resume?: ResumePoint,
     ) {
         this.now = deps.now ?? Date.now;
-        // Lore decisions made while the run works go through this journal (runAgent unregisters it).
-        this.journal = new Journal(input.runId, deps.storage, deps.sink, this.now, resume?.nextSeq ?? 0);
-        registerLiveJournal(this.journal);
-        this.fileStore = { putFile: (file) => deps.storage.putFile(file).catch((error: unknown) => Promise.reject(storageFailure(error))) };
+        this.projection = new RunProjection(input.source);
+        // Every event appended is applied to the projection in the same step (journal first, then act).
+        this.journal = new Journal(input.runId, deps.storage, deps.sink, this.now, resume?.nextSeq ?? 0, (fact, at, files, decoded) =>
+            this.projection.apply(fact, at, files, decoded),
+        );
+        const failed = (error: unknown) => Promise.reject(storageFailure(error));
+        this.fileStore = { putFile: (file) => deps.storage.putFile(file).catch(failed), putFiles: (files) => deps.storage.putFiles(files).catch(failed) };
         this.record = {
             v: RECORD_VERSION,
             runId: input.runId,
@@ -72,31 +77,8 @@ export class RunSession {
             createdAt: this.now(),
             updatedAt: this.now(),
         };
-        if (resume) {
-            // The same run goes on: its record (committed message, creation time) and its call numbering.
-            this.record = { ...resume.record };
-            this.calls = resume.calls;
-            this.tasks = resume.tasks;
-        }
-    }
-
-    /**
-     * Renews the run's lease now and every LEASE_RENEW_MS until the returned function is called, so other
-     * tabs without Web Locks see the run as alive. A failed renewal is left to the next one.
-     */
-    startLease(renewMs: number, ttlMs: number): () => void {
-        const owner = this.deps.leaseOwner;
-        if (!owner) return () => undefined;
-        const renew = () => {
-            this.record.lease = { owner, until: this.now() + ttlMs };
-            void this.saveRecord().catch(() => undefined);
-        };
-        renew();
-        const timer = setInterval(renew, renewMs);
-        return () => {
-            clearInterval(timer);
-            delete this.record.lease;
-        };
+        // The same run goes on: its record (committed message, creation time); its numbering comes from the journal.
+        if (resume) this.record = { ...resume.record };
     }
 
     get signal(): AbortSignal {
@@ -128,14 +110,17 @@ export class RunSession {
     private calls = 0;
     private tasks = 0;
 
-    /** Run-unique tool-call ids, across the root agent and its sub-agents. */
+    /**
+     * Run-unique tool-call ids, across the root agent and its sub-agents; a resumed run goes on after the
+     * highest its journal holds.
+     */
     nextCallId(): string {
-        this.calls += 1;
+        this.calls = Math.max(this.calls, this.projection.callNumber) + 1;
         return `call-${String(this.calls).padStart(4, '0')}`;
     }
 
     nextTaskId(): string {
-        this.tasks += 1;
+        this.tasks = Math.max(this.tasks, this.projection.tasks.size) + 1;
         return `task-${this.tasks}`;
     }
 
