@@ -76,8 +76,8 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     /**
      * A sub-agent task started by the delegate call `parentCallId` (SPEC §3 agent.delegate). Every event of
      * the task's own steps carries `taskId` and `parentCallId` in its payload too (see TaskStamp), so the
-     * timeline nests them under that call. `context` and `expectedOutput` complete the task as the model
-     * gave it, so a resumed run rebuilds the sub-agent's conversation (absent in journals from before).
+     * timeline nests them under that call. `task` is the task as the model gave it (`title` is the one
+     * shown), so a resumed run rebuilds the sub-agent's conversation (absent in journals from before).
      */
     'task-start': z.object({
         taskId: text,
@@ -86,8 +86,14 @@ export const EVENT_PAYLOAD_SCHEMAS = {
         title: text,
         objective: text,
         parentCallId: text,
-        context: z.record(z.string(), z.unknown()).optional(),
-        expectedOutput: z.record(z.string(), z.unknown()).optional(),
+        task: z
+            .object({
+                objective: text,
+                title: text.optional(),
+                context: z.record(z.string(), z.unknown()).optional(),
+                expectedOutput: z.record(z.string(), z.unknown()).optional(),
+            })
+            .optional(),
     }),
     'task-end': z.object({
         taskId: text,

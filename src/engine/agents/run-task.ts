@@ -34,8 +34,7 @@ export async function runTask(child: AgentInvocation, entry: TaskEntry, spec: Ta
             title: entry.title,
             objective: spec.objective,
             parentCallId: entry.parentCallId,
-            ...(spec.context ? { context: spec.context } : {}),
-            ...(spec.expectedOutput ? { expectedOutput: spec.expectedOutput } : {}),
+            task: spec,
         });
         // The sub-agent's own skill set, resolved for its profile (agent-input.ts).
         await journal.append('skills-resolve', { skills: child.input.skills.map(({ name, scope, hash }) => ({ name, scope, hash })) });

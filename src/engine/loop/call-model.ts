@@ -93,7 +93,8 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
         if (reply.aborted || signal.aborted) throw cancelledFailure(agent.taskId !== null);
         throw new RunFailure('model.request_failed', `The model request failed: ${reply.message}`, `HTTP ${reply.status ?? '-'}`);
     }
-    const stored = `model-responses/round-${pad(round)}.json`;
+    // Each agent's own file: a sub-agent's round 1 must not overwrite the root's (resume decodes these again).
+    const stored = `model-responses/${agent.taskId ? `${agent.taskId}-` : ''}round-${pad(round)}.json`;
     const responseFile = agent.workspace.record(stored, JSON.stringify(reply.raw), 0);
     const decoded = decodeModelResponse(reply.raw, { round, source: reply.source ?? input.source });
     if (!decoded.ok) {

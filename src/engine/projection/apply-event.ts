@@ -22,8 +22,12 @@ export interface EventSources {
     guidance(ids: readonly string[]): GuidanceNote[];
 }
 
-/** Events of a change a tool call made: once one is journaled, running the call again would repeat it. */
-const EFFECTS: ReadonlySet<EventType> = new Set(['file-write', 'patch-apply', 'checkpoint', 'commit', 'checkpoint-restore', 'lore-propose']);
+/**
+ * Events of a change a tool call made: once one is journaled, running the call again would repeat it. A
+ * checkpoint alone is none: a write's checkpoint lands with its file-write (one transaction), and the one a
+ * commit takes of the text it commits changes nothing (the commit run again finds its message first).
+ */
+const EFFECTS: ReadonlySet<EventType> = new Set(['file-write', 'patch-apply', 'commit', 'checkpoint-restore', 'lore-propose']);
 
 /** Calls that end the agent when they succeed: the run's finish, a sub-agent's return. */
 const ENDING_TOOLS: ReadonlySet<string> = new Set(['workspace.finish', 'task.return']);

@@ -25,23 +25,7 @@ import type { RunSession } from './run-session';
  */
 export async function beginResume(session: RunSession, plan: ResumePlan): Promise<RunStart | RunOutcome> {
     const { input, events, record } = plan;
-    const { storage } = session.deps;
-    const files = await storage.listFiles(input.runId);
-    const workspace = new Workspace(input.runId, { visible: input.profile.workspace.visibleRoots, writable: input.profile.workspace.writableRoots }, session.fileStore, session.journal, session.now);
-    workspace.restore(files, await storage.listCheckpoints(input.runId));
-    const root = createRootAgent(session, workspace);
-    const agents = new Map<string, AgentInvocation>([[ROOT_AGENT_KEY, root]]);
-    const tasks = events.flatMap((event) => (event.type === 'task-start' ? [{ payload: event.payload, at: event.at }] : []));
-    const entries = new Map<string, TaskEntry>();
-    for (const { payload, at } of tasks) {
-        const entry = newTaskEntry({ taskId: payload.taskId, agentId: payload.agentId, agentName: payload.agentName, title: payload.title, parentCallId: payload.parentCallId, startedAt: at });
-        const target = (input.agentProfiles ?? session.deps.profiles ?? []).find((profile) => profile.id === payload.agentId);
-        if (!target) throw new RunFailure('run.resume_failed', `The run cannot be resumed: its sub-agent "${payload.agentId}" is gone.`);
-        const spec = { objective: payload.objective, title: payload.title, ...(payload.context ? { context: payload.context } : {}), ...(payload.expectedOutput ? { expectedOutput: payload.expectedOutput } : {}) };
-        agents.set(payload.taskId, createTaskAgent(session, workspace, entry, target, spec));
-        entries.set(payload.taskId, entry);
-    }
-    fold(session, events, files, agents);
+    const { root, agents, entries, workspace, files } = await rebuildRun(session, plan);
     await session.journal.append('run-resume', { from: record.state, events: events.length });
     if (session.projection.finished) {
         // Cut off after its end was journaled: nothing is left to do but say so.
@@ -50,16 +34,17 @@ export async function beginResume(session: RunSession, plan: ResumePlan): Promis
     }
     const cut: Array<[TaskEntry, AgentInvocation]> = [];
     for (const [taskId, entry] of entries) {
-        const facts = session.projection.tasks.get(taskId)!;
-        if (facts.end) {
+        const facts = session.projection.tasks.get(taskId);
+        const child = agents.get(taskId);
+        if (facts?.end) {
             restoreEnded(entry, facts, files, session.projection.delivered.has(taskId));
             root.tasks?.restore(entry, null);
-        } else {
-            cut.push([entry, agents.get(taskId)!]);
+        } else if (child) {
+            cut.push([entry, child]);
         }
     }
     session.deps.guidance?.restore(session.projection.pendingGuidance(), session.projection.guidance.size);
-    const memory = await fixMemoryBase(input, storage);
+    const memory = await fixMemoryBase(input, session.deps.storage);
     return {
         root,
         workspace,
@@ -71,8 +56,53 @@ export async function beginResume(session: RunSession, plan: ResumePlan): Promis
     };
 }
 
+/** A stored run's agents as its journal left them: built by the factory, its events folded into their tracks. */
+export interface RebuiltRun {
+    root: AgentInvocation;
+    /** Every agent by the stamp its events carry (`root`, or a task id). */
+    agents: Map<string, AgentInvocation>;
+    entries: Map<string, TaskEntry>;
+    workspace: Workspace;
+    files: WorkspaceFile[];
+}
+
+/**
+ * Builds the run's agents again (the root, and a sub-agent per task it started) and folds the stored journal
+ * into them. `onEvent` sees each event once it is applied (the conformance test compares each agent's
+ * conversation, at each of its model requests, with what the model was shown).
+ */
+export async function rebuildRun(session: RunSession, plan: ResumePlan, onEvent?: (event: JournalEvent, agents: ReadonlyMap<string, AgentInvocation>) => void): Promise<RebuiltRun> {
+    const { input, events } = plan;
+    const { storage } = session.deps;
+    const files = await storage.listFiles(input.runId);
+    const workspace = new Workspace(input.runId, { visible: input.profile.workspace.visibleRoots, writable: input.profile.workspace.writableRoots }, session.fileStore, session.journal, session.now);
+    workspace.restore(files, await storage.listCheckpoints(input.runId));
+    const root = createRootAgent(session, workspace);
+    const agents = new Map<string, AgentInvocation>([[ROOT_AGENT_KEY, root]]);
+    const entries = new Map<string, TaskEntry>();
+    for (const event of events) {
+        if (event.type !== 'task-start') continue;
+        const { payload } = event;
+        const entry = newTaskEntry({ taskId: payload.taskId, agentId: payload.agentId, agentName: payload.agentName, title: payload.title, parentCallId: payload.parentCallId, startedAt: event.at });
+        const target = (input.agentProfiles ?? session.deps.profiles ?? []).find((profile) => profile.id === payload.agentId);
+        if (!target) throw new RunFailure('run.resume_failed', `The run cannot be resumed: its sub-agent "${payload.agentId}" is gone.`);
+        // The task as the model gave it (format 2); older journals had only the shown title and objective.
+        const spec = payload.task ?? { objective: payload.objective, title: payload.title };
+        agents.set(payload.taskId, createTaskAgent(session, workspace, entry, target, spec));
+        entries.set(payload.taskId, entry);
+    }
+    fold(session, events, files, agents, onEvent);
+    return { root, agents, entries, workspace, files };
+}
+
 /** Folds the stored journal into the run's projection, and each agent's writes into its read-state. */
-function fold(session: RunSession, events: readonly JournalEvent[], files: readonly WorkspaceFile[], agents: ReadonlyMap<string, AgentInvocation>): void {
+function fold(
+    session: RunSession,
+    events: readonly JournalEvent[],
+    files: readonly WorkspaceFile[],
+    agents: ReadonlyMap<string, AgentInvocation>,
+    onEvent?: (event: JournalEvent, agents: ReadonlyMap<string, AgentInvocation>) => void,
+): void {
     const byPath = new Map(files.map((file) => [file.path, file.content]));
     const lookup = (path: string) => byPath.get(path);
     for (const event of events) {
@@ -80,6 +110,7 @@ function fold(session: RunSession, events: readonly JournalEvent[], files: reado
         // What an agent wrote in full it has, in effect, read in full (as Workspace.write records live).
         const agent = agents.get(event.payload.taskId ?? ROOT_AGENT_KEY);
         if ((event.type === 'file-write' && event.payload.mode !== 'append') || event.type === 'patch-apply') agent?.workspace.readState.recordFull(event.payload.path, event.payload.version);
+        onEvent?.(event, agents);
     }
     if (session.projection.messageId !== null) session.record.messageId = session.projection.messageId;
 }
