@@ -66,7 +66,7 @@ describe('resume', () => {
         const storage = newStorage();
         await referenceRun(storage);
         const completed = await planResume(storage, RELIABILITY_RUN_ID);
-        assert.equal(!completed.ok && completed.error.code, 'run.not_resumable');
+        assert.equal(!completed.ok && completed.error.code, 'run.not_interrupted');
         const run = (await storage.getRun(RELIABILITY_RUN_ID))!;
         await storage.putRun({ ...run, state: 'interrupted' });
         await storage.putFile({ v: 1, runId: RELIABILITY_RUN_ID, path: 'input/run.json', content: '{', version: 0, updatedAt: 0 });

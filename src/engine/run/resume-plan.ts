@@ -14,13 +14,14 @@ export interface ResumePlan {
 
 /**
  * Whether an interrupted run can go on, and from what. Refused (as data, with a reason the user can act
- * on) when the run is not interrupted, its frozen inputs are gone, or it was stored in a format too old to
- * rebuild what it did: a run that delegated before sub-agent tasks journaled their whole spec.
+ * on) when the run is not interrupted (`run.not_interrupted`), its frozen inputs are gone
+ * (`run.inputs_missing`), or it was stored in a format too old to rebuild what it did (`run.not_resumable`:
+ * a run that delegated before sub-agent tasks journaled their whole spec).
  */
 export async function planResume(storage: RunStorage, runId: string): Promise<Result<ResumePlan>> {
     const record = await storage.getRun(runId);
     if (!record) return fail('run.not_found', 'This run no longer exists.');
-    if (record.state !== 'interrupted') return fail('run.not_resumable', `This run is ${record.state}; only an interrupted run can be resumed.`);
+    if (record.state !== 'interrupted') return fail('run.not_interrupted', `This run is ${record.state}; only an interrupted run can be resumed.`);
     const stored = await loadStoredInput(storage, runId);
     if (!stored) return fail('run.inputs_missing', "This run's frozen inputs (prompt, chat, profile) are gone, so it cannot be resumed.");
     const events = await storage.listEvents(runId);
