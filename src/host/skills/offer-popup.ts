@@ -1,7 +1,7 @@
 import type { SkillPreview } from '../../contract/skills';
 import type { EmbeddedSkillOffer } from '../../contract/skills-service';
 import { t } from '../../i18n/t';
-import { stContext, type StContext } from '../st-context';
+import { stContext, type StContext } from '../sillytavern/st-context';
 
 type PopupContext = StContext & {
     characters: Array<{ avatar: string; name?: string }>;

@@ -1,6 +1,6 @@
 import type { EmbeddedSkillOffer } from '../../contract/skills-service';
 import { t } from '../../i18n/t';
-import { stContext } from '../st-context';
+import { stContext } from '../sillytavern/st-context';
 import type { HostSkillsService } from './skills-service';
 import { askToInstall } from './offer-popup';
 

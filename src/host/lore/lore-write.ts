@@ -1,0 +1,84 @@
+import type { LoreAcceptRequest, LoreDecision, LoreText } from '../../contract/lore';
+import { describeError, fail, ok, type Result } from '../../contract/result';
+import { openChat } from '../chat/open-chat';
+import { stContext } from '../sillytavern/st-context';
+import { getEngine } from '../worker/worker-client';
+import { chatBookName } from './run-lore';
+import { importWorldInfoModule, type WorldInfoModule } from '../sillytavern/world-info-module';
+
+/** The name SillyTavern's /getchatbook gives a new chat lorebook, so users recognise it. */
+function chatBookNameFor(chatId: string): string {
+    return `Chat Book ${chatId}`.replace(/[^a-z0-9 -]/gi, '_').replace(/_{2,}/g, '_').substring(0, 64);
+}
+
+/** The chat's own lorebook, created and bound to the chat when it has none (as the chat-lore button does). */
+async function ensureChatBook(wi: WorldInfoModule): Promise<{ name: string; created: boolean }> {
+    const existing = chatBookName(wi);
+    if (existing) return { name: existing, created: false };
+    const context = stContext();
+    const chatId = context.getCurrentChatId();
+    if (!chatId) throw new Error('No chat is open.');
+    const name = chatBookNameFor(chatId);
+    let created = false;
+    if (!wi.world_names.includes(name)) {
+        if (!(await wi.createNewWorldInfo(name, { interactive: false }))) throw new Error(`SillyTavern did not create the lorebook "${name}".`);
+        created = true;
+    }
+    context.chatMetadata[wi.METADATA_KEY] = name;
+    await context.saveMetadata();
+    document.querySelectorAll('.chat_lorebook_button').forEach((button) => button.classList.add('world_set'));
+    return { name, created };
+}
+
+/** Writes one entry through SillyTavern's world-info API: the entry `uid` changed, or a new one made. */
+async function writeEntry(wi: WorldInfoModule, book: string, uid: number | null, text: LoreText): Promise<{ uid: number; created: boolean }> {
+    const data = await wi.loadWorldInfo(book);
+    if (!data?.entries) throw new Error(`The lorebook "${book}" could not be loaded.`);
+    let entry = uid === null ? undefined : data.entries[String(uid)];
+    const created = entry === undefined;
+    // An entry deleted since the run started comes back as a new one: the user accepted this text.
+    entry ??= wi.createWorldInfoEntry(book, data);
+    if (!entry) throw new Error(`No free entry id in the lorebook "${book}".`);
+    entry.comment = text.title;
+    entry.key = [...text.keys];
+    entry.content = text.content;
+    await wi.saveWorldInfo(book, data, true);
+    wi.reloadEditor(book, false);
+    return { uid: entry.uid, created };
+}
+
+/**
+ * Accepts a lore proposal (issue 19): writes it through SillyTavern's world-info API, to the chat's own
+ * lorebook unless the proposal names another in-scope book, then journals where it went in the run.
+ */
+export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Result<LoreDecision>> {
+    if (openChat()?.chatKey !== request.chatKey) return fail('lore.wrong_chat', 'Open the chat of this run to accept its lore proposals: they belong to that chat.');
+    const { proposal, text } = request;
+    let written: NonNullable<LoreDecision['written']>;
+    try {
+        const wi = await importWorldInfoModule();
+        const chatBook = chatBookName(wi);
+        const toChatBook = proposal.target.book === null || proposal.target.book === chatBook;
+        let book: string;
+        if (toChatBook) {
+            book = (await ensureChatBook(wi)).name;
+        } else {
+            book = proposal.target.book!;
+            if (!wi.world_names.includes(book)) return fail('lore.write_failed', `The lorebook "${book}" no longer exists.`);
+        }
+        // The uid names an entry of the target book only; in a chat book made after the run it means nothing.
+        const uid = proposal.target.book === book ? proposal.target.uid : null;
+        written = { book, ...(await writeEntry(wi, book, uid, text)) };
+    } catch (error) {
+        return fail('lore.write_failed', 'SillyTavern could not save the lore entry.', describeError(error));
+    }
+    const decision: LoreDecision = { proposalId: proposal.proposalId, decision: 'accepted', text, edited: request.edited, written };
+    const journaled = await (await getEngine()).recordLoreDecision(request.runId, decision);
+    return journaled.ok ? ok(decision) : journaled;
+}
+
+export async function discardLoreProposal(runId: string, proposalId: string): Promise<Result<LoreDecision>> {
+    const decision: LoreDecision = { proposalId, decision: 'discarded', text: null, edited: false, written: null };
+    const journaled = await (await getEngine()).recordLoreDecision(runId, decision);
+    return journaled.ok ? ok(decision) : journaled;
+}
