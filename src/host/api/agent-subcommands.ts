@@ -3,7 +3,6 @@ import { storedProfiles } from '../settings/profile-store';
 import { engineStarted, getEngine } from '../worker/worker-client';
 import { activeRun, cancelActiveRun, guideActiveRun, newestInterruptedRun, resumeRun } from '../run/run-controller';
 import { remoteRun } from '../run/live-view';
-import { stContext } from '../sillytavern/st-context';
 import { t } from '../../i18n/t';
 import { formatVisibleSkills, runSkills } from '../skills/run-skills';
 import { runsAlone } from '../sillytavern/slash-alone';

@@ -1,7 +1,7 @@
 import type { JournalEvent } from '../../contract/records';
 import type { RunObserver } from '../../contract/run-observer';
 import type { RunOutcome } from '../../contract/run-input';
-import { currentIdentity } from '../run/capture-run-input';
+import { openChatIdentity } from '../sillytavern/chat-identity';
 import { activeRun, cancelActiveRun, launchRun } from '../run/run-controller';
 import { onRunEvents } from '../run/run-events';
 import { getEngine } from '../worker/worker-client';
@@ -143,13 +143,8 @@ export function createRunApi(observer: RunObserver) {
          */
         async runs(options: { chatId?: string } = {}): Promise<PublicRunInfo[]> {
             let chatId = typeof options?.chatId === 'string' && options.chatId ? options.chatId : null;
-            if (chatId === null) {
-                try {
-                    chatId = currentIdentity().chatId;
-                } catch {
-                    return [];
-                }
-            }
+            chatId ??= openChatIdentity()?.chatId ?? null;
+            if (chatId === null) return [];
             const records = await unwrap((await getEngine()).listChatRuns(chatId));
             return records.map(({ runId, chatId: id, state, profileId, createdAt }) => ({ runId, chatId: id, state, profileId, createdAt }));
         },

@@ -1,14 +1,12 @@
 import type { ChatIdentity, GenerationType } from '../../contract/run-input';
 import { fail, ok, type Result } from '../../contract/result';
 import type { CommitRequest } from '../../contract/wire';
-import { currentIdentity, sameChat } from '../run/capture-run-input';
+import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { markedRunId, writeMarker } from '../sillytavern/message-marker';
 import { MEMORY_MAX_BYTES, memoryBytes, type MemoryPayload } from '../../contract/memory';
 import { t } from '../../i18n/t';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { loadReplyPipeline, type ReplyPipeline } from './reply-pipeline';
-
-/** The marker a committed message carries in `extra`, so memory and history can find their run. */
-export const MESSAGE_MARKER_KEY = 'tavern_agent';
 
 export interface CommitTarget {
     runId: string;
@@ -33,21 +31,6 @@ export interface CommitTarget {
     fixing?: { previousRunId: string; memory?: MemoryPayload } | null;
 }
 
-function markerOf(message: ChatMessage | undefined): string | null {
-    const marker = message?.extra?.[MESSAGE_MARKER_KEY];
-    return marker && typeof marker === 'object' ? String((marker as { runId?: unknown }).runId ?? '') : null;
-}
-
-function mark(message: ChatMessage, marker: { runId: string; memory?: MemoryPayload }): void {
-    // In place: saveReply keeps writing to this same `extra` object after it has returned control to us.
-    if (!message.extra || typeof message.extra !== 'object') message.extra = {};
-    message.extra[MESSAGE_MARKER_KEY] = marker;
-    // SillyTavern restores `extra` from swipe_info when the user swipes back and forth: each swipe keeps its own.
-    const swipeInfo = (message as { swipe_info?: Array<{ extra?: Record<string, unknown> }> }).swipe_info;
-    const info = message.swipe_id !== undefined ? swipeInfo?.[message.swipe_id] : undefined;
-    if (info) info.extra = { ...(info.extra ?? {}), [MESSAGE_MARKER_KEY]: marker };
-}
-
 /** Keeps the current swipe's stored text in step with the message, as SillyTavern's own edits do. */
 function syncSwipe(message: ChatMessage): void {
     if (message.swipes && message.swipe_id !== undefined) message.swipes[message.swipe_id] = message.mes;
@@ -61,18 +44,14 @@ export function locateRunMessage(target: CommitTarget, runId: string): number | 
     const chat = stContext().chat;
     const index = target.message ? chat.indexOf(target.message) : (target.messageId ?? -1);
     if (index < 0 || index >= chat.length) return null;
-    const marker = markerOf(chat[index]);
+    const marker = markedRunId(chat[index]);
     return marker === runId || (target.fixing && marker === target.fixing.previousRunId) ? index : null;
 }
 
 /** The chat open now is the run's own, or why not. */
 function checkSameChat(target: CommitTarget, closedMessage: string, otherMessage: string): Result<null> {
-    let identity: ChatIdentity;
-    try {
-        identity = currentIdentity();
-    } catch {
-        return fail('host.chat_changed', closedMessage);
-    }
+    const identity = openChatIdentity();
+    if (!identity) return fail('host.chat_changed', closedMessage);
     return sameChat(identity, target.identity) ? ok(null) : fail('host.chat_changed', otherMessage);
 }
 
@@ -95,7 +74,7 @@ export async function attachMemoryToChat(target: CommitTarget, runId: string, me
     const index = locateRunMessage(target, runId);
     if (index === null) return fail('host.commit_failed', 'The message this run wrote was deleted or replaced; its memory was not written.');
     try {
-        mark(context.chat[index]!, { runId, memory });
+        writeMarker(context.chat[index]!, { runId, memory });
         await context.saveChat();
         return ok({ stored: true, bytes });
     } catch (error) {
@@ -139,7 +118,7 @@ async function commitFirst(target: CommitTarget, request: CommitRequest, text: s
     // saveReply pushes the new message (or the new swipe) before its first await: that object is the run's
     // message from here on. Marked now, so MESSAGE_RECEIVED listeners and any save already see the marker.
     const message = chat[chat.length - 1]!;
-    mark(message, { runId: request.runId });
+    writeMarker(message, { runId: request.runId });
     target.message = message;
     await saving;
     const same = checkSameChat(target, 'The chat was closed while the reply was being saved.', 'Another chat was opened while the reply was being saved.');
@@ -173,7 +152,7 @@ async function commitAgain(target: CommitTarget, request: CommitRequest, pipelin
     if (reasoning) (message.extra ??= {}).reasoning = reasoning;
     if (target.fixing) {
         // The fixed reply is now this run's: its marker (and the memory it carried, until this run attaches its own).
-        mark(message, { runId: request.runId, ...(target.fixing.memory ? { memory: target.fixing.memory } : {}) });
+        writeMarker(message, { runId: request.runId, ...(target.fixing.memory ? { memory: target.fixing.memory } : {}) });
         target.fixing = null;
     }
     syncSwipe(message);

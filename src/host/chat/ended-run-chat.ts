@@ -4,7 +4,7 @@ import type { ChatIdentity } from '../../contract/run-input';
 import { fail, ok, type Result } from '../../contract/result';
 import { t } from '../../i18n/t';
 import { activeRun } from '../run/run-controller';
-import { currentIdentity } from '../run/capture-run-input';
+import { openChatIdentity } from '../sillytavern/chat-identity';
 import { getEngine } from '../worker/worker-client';
 
 type Engine = Awaited<ReturnType<typeof getEngine>>;
@@ -20,12 +20,8 @@ export async function endedRunInOpenChat(runId: string): Promise<Result<{ engine
     const run = await engine.getRun(runId);
     if (!run.ok) return run;
     if (run.value.chatKey === IMPORTED_CHAT_KEY) return fail('run.read_only', t`Imported runs are read-only.`);
-    let identity: ChatIdentity;
-    try {
-        identity = currentIdentity();
-    } catch {
-        return fail('host.chat_changed', t`Open the chat this run belongs to first.`);
-    }
+    const identity = openChatIdentity();
+    if (!identity) return fail('host.chat_changed', t`Open the chat this run belongs to first.`);
     if (identity.chatId !== run.value.chatId || identity.integrity !== run.value.chatKey) {
         return fail('host.chat_changed', t`This run belongs to another chat. Open that chat first.`);
     }

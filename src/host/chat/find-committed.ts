@@ -1,7 +1,8 @@
 import { ok, type Result } from '../../contract/result';
 import type { CommitRequest } from '../../contract/wire';
-import { commitToChat, MESSAGE_MARKER_KEY, type CommitTarget } from './commit';
-import { currentIdentity, sameChat } from '../run/capture-run-input';
+import { commitToChat, type CommitTarget } from './commit';
+import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { markedRunId } from '../sillytavern/message-marker';
 import { stContext } from '../sillytavern/st-context';
 
 /** The little of a chat message that finding a run's reply needs. */
@@ -10,14 +11,9 @@ export interface MarkedMessage {
     extra?: Record<string, unknown>;
 }
 
-function runIdOf(message: MarkedMessage | undefined): string | null {
-    const marker = message?.extra?.[MESSAGE_MARKER_KEY];
-    return marker && typeof marker === 'object' ? String((marker as { runId?: unknown }).runId ?? '') : null;
-}
-
 /** The newest message of `chat` that carries `runId`'s marker (the run's reply), or null. */
 export function findCommittedIn(chat: readonly MarkedMessage[], runId: string): number | null {
-    for (let index = chat.length - 1; index >= 0; index -= 1) if (runIdOf(chat[index]) === runId) return index;
+    for (let index = chat.length - 1; index >= 0; index -= 1) if (markedRunId(chat[index]) === runId) return index;
     return null;
 }
 
@@ -48,12 +44,8 @@ export function createResumedCommit(target: CommitTarget, journaledMessageId: nu
         target.messageId = findCommitted(request.runId);
         const index = target.messageId;
         if (index !== null && !target.closed) {
-            let sameOpenChat = false;
-            try {
-                sameOpenChat = sameChat(currentIdentity(), target.identity);
-            } catch {
-                sameOpenChat = false;
-            }
+            const identity = openChatIdentity();
+            const sameOpenChat = identity !== null && sameChat(identity, target.identity);
             const message = stContext().chat[index];
             if (sameOpenChat && message && commitLanded(message, request, journaled === null)) {
                 journaled = index;

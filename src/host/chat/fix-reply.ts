@@ -3,7 +3,7 @@ import type { RunOutcome } from '../../contract/run-input';
 import { t } from '../../i18n/t';
 import { resolveFixTarget } from './fix-target';
 import { activeRun, defaultRunObserver, launchRun } from '../run/run-controller';
-import { currentIdentity, sameChat } from '../run/capture-run-input';
+import { currentIdentity, openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 
 /**
@@ -17,11 +17,7 @@ export function startFix(request: string, pick: { messageId: number | null } | {
     if (!observer) return fail('run.not_prepared', t`Tavern Agent has not started yet.`);
     if (!request.trim()) return fail('run.invalid_input', t`Say what to change, e.g. /agent fix make it shorter.`);
     if (activeRun()) return fail('run.already_running', t`An agent run is already in progress.`);
-    try {
-        currentIdentity();
-    } catch {
-        return fail('host.no_chat', t`Open a chat first.`);
-    }
+    if (!openChatIdentity()) return fail('host.no_chat', t`Open a chat first.`);
     const chat = stContext().chat;
     let messageId: number | null;
     if ('message' in pick) {
@@ -53,12 +49,7 @@ export async function askAndFix(message: ChatMessage): Promise<void> {
     // The prompt is plain text of ours; ST renders string content as HTML, so it holds no chat text.
     const answer = await popup.callGenericPopup(t`How should the agent revise this reply?`, popup.POPUP_TYPE.INPUT, '', { rows: 3, okButton: t`Fix` });
     if (typeof answer !== 'string' || !answer.trim()) return;
-    let now;
-    try {
-        now = currentIdentity();
-    } catch {
-        now = null;
-    }
+    const now = openChatIdentity();
     const started = now && sameChat(now, identity) ? startFix(answer, { message }) : fail('run.fix_message_not_found', t`That reply is not in the open chat.`);
     if (!started.ok) globalThis.toastr?.warning(`${started.error.message} (${started.error.code})`, t`Not fixed`);
 }

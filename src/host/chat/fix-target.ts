@@ -1,7 +1,7 @@
-import { MemoryPayloadSchema, type MemoryPayload } from '../../contract/memory';
+import type { MemoryPayload } from '../../contract/memory';
 import { fail, ok, type Result } from '../../contract/result';
 import { t } from '../../i18n/t';
-import { MESSAGE_MARKER_KEY } from './commit';
+import { markedMemory, markedRunId } from '../sillytavern/message-marker';
 
 /** The little of a chat message a fix needs to check. */
 export interface FixableMessage {
@@ -43,12 +43,10 @@ export function resolveFixTarget<M extends FixableMessage>(chat: readonly M[], m
 function targetAt<M extends FixableMessage>(chat: readonly M[], index: number): FixTarget<M> | null {
     const message = chat[index]!;
     if (message.is_user || message.is_system) return null;
-    const marker = message.extra?.[MESSAGE_MARKER_KEY];
-    if (!marker || typeof marker !== 'object') return null;
-    const { runId, memory } = marker as { runId?: unknown; memory?: unknown };
-    if (typeof runId !== 'string' || !runId) return null;
-    const parsed = memory === undefined ? null : MemoryPayloadSchema.safeParse(memory);
-    return { index, message, previousRunId: runId, ...(parsed?.success ? { memory: parsed.data } : {}) };
+    const runId = markedRunId(message);
+    if (!runId) return null;
+    const memory = markedMemory(message);
+    return { index, message, previousRunId: runId, ...(memory ? { memory } : {}) };
 }
 
 /**

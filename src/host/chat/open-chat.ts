@@ -1,18 +1,13 @@
-import { MESSAGE_MARKER_KEY } from './commit';
-import { MemoryPayloadSchema } from '../../contract/memory';
-import { currentIdentity } from '../run/capture-run-input';
+import { openChatIdentity } from '../sillytavern/chat-identity';
+import { markedMemory, markedRunId } from '../sillytavern/message-marker';
 import { stContext } from '../sillytavern/st-context';
 
 /** What the panel may know of SillyTavern's open chat, read fresh on every call (never cached). */
 
 /** The open chat's id and run key (`chat_metadata.integrity`), or null when no chat is open. */
 export function openChat(): { chatId: string; chatKey: string } | null {
-    try {
-        const identity = currentIdentity();
-        return { chatId: identity.chatId, chatKey: identity.integrity };
-    } catch {
-        return null;
-    }
+    const identity = openChatIdentity();
+    return identity ? { chatId: identity.chatId, chatKey: identity.integrity } : null;
 }
 
 /** The chat's last message: its index, whether the user wrote it, and the run that committed it, if any. */
@@ -20,20 +15,16 @@ export function lastMessage(): { index: number; isUser: boolean; runId: string |
     const chat = stContext().chat;
     const message = chat.at(-1);
     if (!message) return null;
-    const marker = message.extra?.[MESSAGE_MARKER_KEY];
-    const runId = marker && typeof marker === 'object' ? String((marker as { runId?: unknown }).runId ?? '') : null;
-    return { index: chat.length - 1, isUser: Boolean(message.is_user), runId };
+    return { index: chat.length - 1, isUser: Boolean(message.is_user), runId: markedRunId(message) };
 }
 
 /** The open chat's agent replies (current swipes): where they are, their run, and the memory files they carry. */
 export function agentReplies(): Array<{ index: number; runId: string; memoryFiles: string[] }> {
     return stContext().chat.flatMap((message, index) => {
-        const marker = message.extra?.[MESSAGE_MARKER_KEY];
-        if (!marker || typeof marker !== 'object') return [];
-        const { runId, memory } = marker as { runId?: unknown; memory?: unknown };
-        if (typeof runId !== 'string' || !runId) return [];
-        const parsed = MemoryPayloadSchema.safeParse(memory);
-        const memoryFiles = !parsed.success ? [] : 'files' in parsed.data ? Object.keys(parsed.data.files) : Object.keys(parsed.data.changed);
+        const runId = markedRunId(message);
+        if (!runId) return [];
+        const memory = markedMemory(message);
+        const memoryFiles = !memory ? [] : 'files' in memory ? Object.keys(memory.files) : Object.keys(memory.changed);
         return [{ index, runId, memoryFiles: memoryFiles.sort() }];
     });
 }

@@ -3,7 +3,7 @@ import { createConversationStore } from './conversation-store';
 import type { Profile } from '../../contract/profile';
 import { routeModel, type ModelRoute, type ModelStreamPartial } from './model-route';
 import type { ModelStreamDelta } from '../../contract/model-stream';
-import { SnapshotError } from '../run/capture-run-input';
+import { HostError } from '../host-error';
 import { importOpenAiModule } from '../sillytavern/st-internals';
 
 /**
@@ -23,7 +23,7 @@ export function createModelRequests(rootRoute: ModelRoute, runSignal: AbortSigna
                 try {
                     route = routeModel({ model: request.model as Profile['model'], displayName: request.agentName ?? 'sub-agent' });
                 } catch (error) {
-                    const message = error instanceof SnapshotError ? error.message : String(error);
+                    const message = error instanceof HostError ? error.message : String(error);
                     return { ok: false, status: null, message, aborted: false };
                 }
             }

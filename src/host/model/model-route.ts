@@ -5,7 +5,7 @@ import { findConnectionProfile, sourceOfConnection } from './connection-profiles
 import { t } from '../../i18n/t';
 import { requestModel } from './chat-completion-request';
 import { requestChatWithConnection } from './connection-stream';
-import { SnapshotError } from '../run/capture-run-input';
+import { HostError } from '../host-error';
 import { stContext } from '../sillytavern/st-context';
 import { connectionApiOf, rawConnectionProfile } from './text-completion/text-connection';
 import { requestTextModel, requestTextModelWithConnection } from './text-completion/text-request';
@@ -29,7 +29,7 @@ export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): Mod
     if (profile.model.mode === 'connection-profile') {
         const connection = findConnectionProfile(profile.model.profileId);
         if (!connection) {
-            throw new SnapshotError(
+            throw new HostError(
                 'profile.connection_missing',
                 `The connection profile "${profile.model.profileName}" used by the agent profile "${profile.displayName}" no longer exists. Choose another model for the profile.`,
             );
@@ -46,7 +46,7 @@ export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): Mod
     const mainApi = stContext().mainApi;
     if (mainApi === TEXT_COMPLETION_SOURCE) return { send: (request, signal, onPartial) => requestTextModel(request, signal, onPartial), source: TEXT_COMPLETION_SOURCE };
     if (mainApi !== 'openai') {
-        throw new SnapshotError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion or Text Completion connection. Switch the API, or turn Agent Mode off.`);
+        throw new HostError('host.needs_chat_completion', t`Agent Mode needs a Chat Completion or Text Completion connection. Switch the API, or turn Agent Mode off.`);
     }
     return { send: (request, signal, onPartial) => requestModel(request, signal, onPartial), source: null };
 }

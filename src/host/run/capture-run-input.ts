@@ -1,8 +1,8 @@
-import type { ErrorCode } from '../../contract/errors';
-import { MemoryPayloadSchema, type MemoryPayload } from '../../contract/memory';
-import type { ChatIdentity, GenerationType, PrefixMessage, RunRequest } from '../../contract/run-input';
+import type { GenerationType, PrefixMessage, RunRequest } from '../../contract/run-input';
 import type { Profile } from '../../contract/profile';
-import type { ChatMessage } from '../sillytavern/st-context';
+import { HostError } from '../host-error';
+import { currentIdentity } from '../sillytavern/chat-identity';
+import { markedMemory, markedRunId } from '../sillytavern/message-marker';
 import { stContext } from '../sillytavern/st-context';
 import { importOpenAiModule } from '../sillytavern/st-internals';
 import { createWorldInfoCapture } from '../lore/world-info-capture';
@@ -10,16 +10,6 @@ import type { LoadedLore } from '../lore/lore-capture';
 import { captureRunLore } from '../lore/run-lore';
 import { runSkills } from '../skills/run-skills';
 import { createTextPromptCapture } from '../model/text-completion/text-prompt-capture';
-
-export class SnapshotError extends Error {
-    constructor(
-        readonly code: ErrorCode,
-        message: string,
-    ) {
-        super(message);
-        this.name = 'SnapshotError';
-    }
-}
 
 interface PromptMessage {
     role?: string;
@@ -36,41 +26,6 @@ function textOf(content: unknown): string {
             .join('\n');
     }
     return '';
-}
-
-/** The memory a message carries, if it is well-formed (a hand-edited or foreign marker is ignored, never trusted). */
-function memoryOf(message: ChatMessage): { memory: MemoryPayload } | Record<string, never> {
-    const marker = message.extra?.tavern_agent;
-    const raw = marker && typeof marker === 'object' ? (marker as { memory?: unknown }).memory : undefined;
-    if (raw === undefined) return {};
-    const parsed = MemoryPayloadSchema.safeParse(raw);
-    return parsed.success ? { memory: parsed.data } : {};
-}
-
-function agentRunIdOf(message: ChatMessage): string | null {
-    const marker = message.extra?.tavern_agent;
-    return marker && typeof marker === 'object' && typeof (marker as { runId?: unknown }).runId === 'string' ? (marker as { runId: string }).runId : null;
-}
-
-/** The chat identity a run is bound to, checked again before every commit. */
-export function currentIdentity(): ChatIdentity {
-    const context = stContext();
-    const chatId = context.getCurrentChatId();
-    const integrity = context.chatMetadata.integrity;
-    if (!chatId) throw new SnapshotError('host.no_chat', 'Open a chat first.');
-    return {
-        chatId,
-        integrity: typeof integrity === 'string' && integrity ? integrity : `chat:${chatId}`,
-        characterId: context.characterId === undefined ? null : String(context.characterId),
-        groupId: context.groupId ? String(context.groupId) : null,
-        characterName: context.name2,
-        userName: context.name1,
-    };
-}
-
-export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {
-    // characterId is an index that a group chat moves between members; the group id and chat file decide.
-    return a.chatId === b.chatId && a.integrity === b.integrity && a.groupId === b.groupId && (a.groupId !== null || a.characterId === b.characterId);
 }
 
 /**
@@ -91,15 +46,18 @@ export async function captureRunInput(
     const identity = currentIdentity();
     // A swipe regenerates the last message: it is the run's target, not part of what it may read.
     const visible = type === 'swipe' ? context.chat.slice(0, -1) : context.chat.slice();
-    const prefix: PrefixMessage[] = visible.map((message, index) => ({
-        index,
-        role: message.is_user ? 'user' : message.is_system ? 'system' : 'assistant',
-        name: message.name ?? '',
-        text: message.mes ?? '',
-        hidden: Boolean(message.is_system),
-        agentRunId: agentRunIdOf(message),
-        ...memoryOf(message),
-    }));
+    const prefix: PrefixMessage[] = visible.map((message, index) => {
+        const memory = markedMemory(message);
+        return {
+            index,
+            role: message.is_user ? 'user' : message.is_system ? 'system' : 'assistant',
+            name: message.name ?? '',
+            text: message.mes ?? '',
+            hidden: Boolean(message.is_system),
+            agentRunId: markedRunId(message),
+            ...(memory ? { memory } : {}),
+        };
+    });
 
     let prompt: PromptMessage[] | null = null;
     const worldInfo = createWorldInfoCapture();
@@ -130,11 +88,11 @@ export async function captureRunInput(
     }
     // The skill set is frozen with the rest; every bundle it names is in the worker's cache from here on.
     const skills = await runSkills(profile);
-    if (signal.aborted) throw new SnapshotError('run.cancelled', 'The run was stopped.');
+    if (signal.aborted) throw new HostError('run.cancelled', 'The run was stopped.');
     // Text Completion: no chat-format prompt is assembled; its parts are (model/text-completion/text-prompt-capture.ts).
     const assembled = (prompt as PromptMessage[] | null) ?? textPrompt.result(prefix);
     if (!assembled) {
-        throw new SnapshotError('host.prompt_unavailable', 'SillyTavern did not assemble a prompt for this turn (is a character or group chat open?).');
+        throw new HostError('host.prompt_unavailable', 'SillyTavern did not assemble a prompt for this turn (is a character or group chat open?).');
     }
     const openai = await importOpenAiModule();
     const activation = worldInfo.result();

@@ -1,7 +1,7 @@
 import { liveChannelName, type LiveMessage } from '../../contract/live';
 import type { GenerationType } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
-import { currentIdentity } from './capture-run-input';
+import { openChatIdentity } from '../sillytavern/chat-identity';
 import { currentUserHandle } from '../sillytavern/st-context';
 
 /** Runs this tab ran (their broadcasts come back here): a few recent ones. */
@@ -16,11 +16,7 @@ export function remoteRun(): { runId: string; state: string } | null {
 }
 
 function openChatKey(): string | null {
-    try {
-        return currentIdentity().integrity;
-    } catch {
-        return null;
-    }
+    return openChatIdentity()?.integrity ?? null;
 }
 
 /**

@@ -5,19 +5,21 @@ import { fail, type Result } from '../../contract/result';
 import type { RunObserver } from '../../contract/run-observer';
 import type { HostBridge } from '../../contract/wire';
 import { currentChatAgentState } from '../settings/agent-mode';
-import { attachMemoryToChat, commitToChat, MESSAGE_MARKER_KEY, type CommitTarget } from '../chat/commit';
+import { attachMemoryToChat, commitToChat, type CommitTarget } from '../chat/commit';
 import { t } from '../../i18n/t';
 import { routeModel } from '../model/model-route';
 import { createModelRequests } from '../model/model-requests';
 import { storedProfiles } from '../settings/profile-store';
-import { captureRunInput, currentIdentity, SnapshotError } from './capture-run-input';
+import { captureRunInput } from './capture-run-input';
+import { HostError } from '../host-error';
+import { currentIdentity, openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { markedRunId } from '../sillytavern/message-marker';
 import { holdGeneratingState } from '../sillytavern/generating-state';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { resolveFixTarget, type FixTarget } from '../chat/fix-target';
 import { newId } from '../../contract/new-id';
 import { engineCrashed, getEngine } from '../worker/worker-client';
 import { createResumedCommit, findCommitted } from '../chat/find-committed';
-import { sameChat } from './capture-run-input';
 import type { GenerateInterceptor } from './interceptor';
 import { publishRunEvents } from './run-events';
 import { prepareRunGenerationParameters } from '../model/generation-parameters';
@@ -126,7 +128,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         const profileId = options.profileId ?? currentChatAgentState().profileId;
         const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
         // The worker builds its errors with fail(), which takes listed codes only.
-        if (!resolved.ok) throw new SnapshotError(resolved.error.code as ErrorCode, resolved.error.message);
+        if (!resolved.ok) throw new HostError(resolved.error.code as ErrorCode, resolved.error.message);
         const profile = resolved.value;
         const route = routeModel(profile);
         const captured = await captureRunInput(runId, type, route.source, controller.signal, profile);
@@ -140,7 +142,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
             : { runId, state: 'failed', messageId: null, error: { code: result.error.code, message: result.error.message } };
         if (!result.ok && result.error.code === 'run.chat_busy') globalThis.toastr?.warning(t`An agent is already working on this chat in another tab. Wait for it to end.`);
     } catch (error) {
-        const code = error instanceof SnapshotError ? error.code : 'run.internal_error';
+        const code = error instanceof HostError ? error.code : 'run.internal_error';
         const message = error instanceof Error ? error.message : String(error);
         outcome = { runId, state: code === 'run.cancelled' ? 'cancelled' : 'failed', messageId: null, error: { code, message } };
     } finally {
@@ -186,7 +188,7 @@ function runBridge(runId: string, target: CommitTarget, route: ReturnType<typeof
 function fixInput(options: LaunchOptions, target: CommitTarget): { fix?: NonNullable<RunRequest['fix']> } {
     if (!options.fix || !target.message) return {};
     const messageIndex = stContext().chat.indexOf(target.message);
-    if (messageIndex < 0) throw new SnapshotError('run.fix_message_not_found', 'The reply to fix is no longer in the open chat.');
+    if (messageIndex < 0) throw new HostError('run.fix_message_not_found', 'The reply to fix is no longer in the open chat.');
     target.messageId = messageIndex;
     target.committedText = target.message.mes;
     return { fix: { messageIndex, text: target.message.mes, request: options.fix.request } };
@@ -223,9 +225,9 @@ async function untilCrash(runId: string, work: Promise<Result<RunOutcome>>): Pro
  */
 function resumedFixTarget(chat: ChatMessage[], index: number, runId: string): Pick<CommitTarget, 'message' | 'messageId' | 'committedText' | 'fixing'> | null {
     const message = chat[index];
-    const marker = message?.extra?.[MESSAGE_MARKER_KEY] as { runId?: unknown } | undefined;
-    if (!message || !marker || typeof marker !== 'object') return null;
-    if (marker.runId === runId) return { message, messageId: index, committedText: message.mes };
+    const markedBy = markedRunId(message);
+    if (!message || !markedBy) return null;
+    if (markedBy === runId) return { message, messageId: index, committedText: message.mes };
     const found = resolveFixTarget(chat, index);
     if (!found.ok) return null;
     return { message, messageId: index, committedText: message.mes, fixing: { previousRunId: found.value.previousRunId, ...(found.value.memory ? { memory: found.value.memory } : {}) } };
@@ -233,12 +235,8 @@ function resumedFixTarget(chat: ChatMessage[], index: number, runId: string): Pi
 
 /** The open chat's newest interrupted run, if any. */
 export async function newestInterruptedRun(): Promise<string | null> {
-    let chatKey: string;
-    try {
-        chatKey = currentIdentity().integrity;
-    } catch {
-        return null;
-    }
+    const chatKey = openChatIdentity()?.integrity;
+    if (!chatKey) return null;
     const runs = await (await getEngine()).listRuns(chatKey);
     if (!runs.ok) return null;
     const interrupted = runs.value.filter((run) => run.state === 'interrupted').sort((a, b) => b.createdAt - a.createdAt);
@@ -257,13 +255,8 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     const ticket = await engine.prepareResume(runId, storedProfiles());
     if (!ticket.ok) return ticket;
     const { profile, chat, prefix, generationType } = ticket.value;
-    let identity;
-    try {
-        identity = currentIdentity();
-    } catch {
-        return fail('run.chat_moved', 'Open the chat this run belongs to first.');
-    }
-    if (!sameChat(identity, chat)) return fail('run.chat_moved', 'Open the chat this run belongs to first.');
+    const identity = openChatIdentity();
+    if (!identity || !sameChat(identity, chat)) return fail('run.chat_moved', 'Open the chat this run belongs to first.');
     const messages = stContext().chat;
     const own = findCommitted(runId);
     // A fix run revises a message of its own prefix: once it committed there, that message's new text is its own.
