@@ -1,4 +1,5 @@
 import { t } from '../../i18n/t';
+import { toasts } from '../sillytavern/toasts';
 import type { RunApi } from './run-api';
 
 /** Where a background scripted run leaves its answer (the engine tells the model so: engine/script-run.ts). */
@@ -11,14 +12,14 @@ const SUMMARY_PATH = 'summaries/summary.md';
  */
 export async function agentRunCommand(api: RunApi, prompt: string): Promise<string> {
     if (!prompt.trim()) {
-        globalThis.toastr?.warning(t`Give /agent run a prompt, e.g. /agent run Summarize the story so far.`);
+        toasts.warning(t`Give /agent run a prompt, e.g. /agent run Summarize the story so far.`);
         return '';
     }
     let runId: string;
     try {
         runId = await api.run({ prompt, background: true });
     } catch (error) {
-        globalThis.toastr?.warning(error instanceof Error ? error.message : String(error));
+        toasts.warning(error instanceof Error ? error.message : String(error));
         return '';
     }
     const outcome = await api.outcome(runId);

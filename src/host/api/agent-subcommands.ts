@@ -6,6 +6,7 @@ import { remoteRun } from '../run/live-view';
 import { t } from '../../i18n/t';
 import { formatVisibleSkills, runSkills } from '../skills/run-skills';
 import { runsAlone } from '../sillytavern/slash-alone';
+import { toasts } from '../sillytavern/toasts';
 import type { AgentStatus } from '../../contract/agent-mode';
 
 import type { RunApi } from './run-api';
@@ -28,7 +29,7 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
     if (first.toLowerCase() === 'run' && runApi) return agentRunCommand(runApi, argument.trim().slice(first.length).trim());
     const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {
-        globalThis.toastr?.warning(t`Unknown /agent command. Use on, off, status, stop, profile, skills, guide, resume, run or fix.`);
+        toasts.warning(t`Unknown /agent command. Use on, off, status, stop, profile, skills, guide, resume, run or fix.`);
         return '';
     }
     if (word === 'status') return JSON.stringify(agentStatus(activeRun() ?? remoteRun() ?? (await interruptedStatus())));
@@ -40,7 +41,7 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
     if (word === 'fix') return fixCommand(argument.trim().slice(first.length), named.id);
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
-        globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
+        toasts.warning(t`Open a chat first: Agent Mode is switched per chat.`);
         return '';
     }
     return JSON.stringify(agentStatus());
@@ -54,12 +55,12 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
 async function fixCommand(text: string, namedId: unknown): Promise<string> {
     const parsed = parseFixArguments(text, namedId);
     if (!parsed) {
-        globalThis.toastr?.warning(t`The message id must be a number, e.g. /agent fix id=4 make it shorter.`, t`Not fixed`);
+        toasts.warning(t`The message id must be a number, e.g. /agent fix id=4 make it shorter.`, t`Not fixed`);
         return '';
     }
     const started = startFix(parsed.request, { messageId: parsed.messageId });
     if (!started.ok) {
-        globalThis.toastr?.warning(`${started.error.message} (${started.error.code})`, t`Not fixed`);
+        toasts.warning(`${started.error.message} (${started.error.code})`, t`Not fixed`);
         return '';
     }
     return started.value.runId;
@@ -83,12 +84,12 @@ async function interruptedStatus(): Promise<{ runId: string; state: string } | n
 async function resumeCommand(runId: string): Promise<string> {
     const id = runId || (await newestInterruptedRun());
     if (!id) {
-        globalThis.toastr?.info(t`This chat has no interrupted agent run to resume.`);
+        toasts.info(t`This chat has no interrupted agent run to resume.`);
         return '';
     }
     const result = await resumeRun(id);
     if (!result.ok) {
-        globalThis.toastr?.warning(`${result.error.message} (${result.error.code})`, t`Not resumed`);
+        toasts.warning(`${result.error.message} (${result.error.code})`, t`Not resumed`);
         return '';
     }
     return JSON.stringify(result.value);
@@ -100,12 +101,12 @@ async function chooseProfile(id: string): Promise<string> {
     const engine = await getEngine();
     const resolved = await engine.resolveProfile(id, storedProfiles());
     if (!resolved.ok) {
-        globalThis.toastr?.warning(resolved.error.message);
+        toasts.warning(resolved.error.message);
         return '';
     }
     const result = await setChatProfile(id);
     if (!result.ok) {
-        globalThis.toastr?.warning(t`Open a chat first: Agent Mode is switched per chat.`);
+        toasts.warning(t`Open a chat first: Agent Mode is switched per chat.`);
         return '';
     }
     return JSON.stringify(agentStatus(activeRun()));
@@ -116,7 +117,7 @@ async function visibleSkills(): Promise<string> {
     const engine = await getEngine();
     const resolved = await engine.resolveProfile(currentChatAgentState().profileId, storedProfiles());
     if (!resolved.ok) {
-        globalThis.toastr?.warning(resolved.error.message);
+        toasts.warning(resolved.error.message);
         return '';
     }
     return formatVisibleSkills(await runSkills(resolved.value));
@@ -126,7 +127,7 @@ async function visibleSkills(): Promise<string> {
 async function guide(text: string): Promise<string> {
     const result = await guideActiveRun(text);
     if (!result.ok) {
-        globalThis.toastr?.warning(result.error.message);
+        toasts.warning(result.error.message);
         return '';
     }
     return result.value.guidanceId;
@@ -164,7 +165,7 @@ async function agentCommand(named: unknown, argument: string): Promise<string> {
     if (await runsAlone(named, 'agent')) {
         const word = argument.trim().split(/\s+/)[0]?.toLowerCase() || 'status';
         const text = describeAnswer(word, answer);
-        if (text) globalThis.toastr?.info(text, t`Tavern Agent`);
+        if (text) toasts.info(text, t`Tavern Agent`);
     }
     return answer;
 }

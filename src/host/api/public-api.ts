@@ -75,8 +75,3 @@ export function createPublicApi(skills: SkillsService, observer?: RunObserver): 
         },
     };
 }
-
-declare global {
-    // eslint-disable-next-line no-var
-    var TavernAgent: TavernAgentApi | undefined;
-}

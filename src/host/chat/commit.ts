@@ -3,6 +3,7 @@ import { fail, ok, type Result } from '../../contract/result';
 import type { CommitRequest } from '../../contract/wire';
 import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { markedRunId, writeMarker } from '../sillytavern/message-marker';
+import { toasts } from '../sillytavern/toasts';
 import { MEMORY_MAX_BYTES, memoryBytes, type MemoryPayload } from '../../contract/memory';
 import { t } from '../../i18n/t';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
@@ -63,7 +64,7 @@ function checkSameChat(target: CommitTarget, closedMessage: string, otherMessage
 export async function attachMemoryToChat(target: CommitTarget, runId: string, memory: MemoryPayload): Promise<Result<{ stored: boolean; bytes: number }>> {
     const bytes = memoryBytes(memory);
     if (bytes > MEMORY_MAX_BYTES) {
-        globalThis.toastr?.warning(t`The agent's memory (persist/) is too large to travel with the chat (over 256 KB). It is kept in this browser only.`);
+        toasts.warning(t`The agent's memory (persist/) is too large to travel with the chat (over 256 KB). It is kept in this browser only.`);
         return ok({ stored: false, bytes });
     }
     if (target.closed) return fail('host.commit_failed', 'The run was stopped; nothing more is written to the chat.');

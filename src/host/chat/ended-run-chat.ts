@@ -5,6 +5,7 @@ import { fail, ok, type Result } from '../../contract/result';
 import { t } from '../../i18n/t';
 import { activeRun } from '../run/run-controller';
 import { openChatIdentity } from '../sillytavern/chat-identity';
+import { sillyTavernGenerating } from '../sillytavern/generating-state';
 import { getEngine } from '../worker/worker-client';
 
 type Engine = Awaited<ReturnType<typeof getEngine>>;
@@ -15,7 +16,7 @@ type Engine = Awaited<ReturnType<typeof getEngine>>;
  */
 export async function endedRunInOpenChat(runId: string): Promise<Result<{ engine: Engine; run: RunRecord; identity: ChatIdentity }>> {
     if (activeRun()) return fail('run.running', t`Wait until the current agent run has ended.`);
-    if (document.body.dataset.generating !== undefined) return fail('run.running', t`Wait until SillyTavern has finished generating.`);
+    if (sillyTavernGenerating()) return fail('run.running', t`Wait until SillyTavern has finished generating.`);
     const engine = await getEngine();
     const run = await engine.getRun(runId);
     if (!run.ok) return run;

@@ -1,34 +1,27 @@
 import { t } from '../../i18n/t';
+import { onMessageButtonClick, syncMessageButtons, type MessageButton } from '../sillytavern/message-blocks';
+import { stContext } from '../sillytavern/st-context';
 import { askAndFix } from './fix-reply';
 import { resolveFixTarget } from './fix-target';
-import { stContext } from '../sillytavern/st-context';
 
 const BUTTON_CLASS = 'tavern-agent-fix-button';
 
-/** Gives the message block its wand button when its message is an agent reply, and takes it away otherwise. */
-function syncButton(block: Element): void {
-    const chat = stContext().chat;
-    const id = Number(block.getAttribute('mesid'));
-    const isReply = Number.isInteger(id) && id >= 0 && id < chat.length && resolveFixTarget(chat, id).ok;
-    const existing = block.querySelector(`.${BUTTON_CLASS}`);
-    if (!isReply) {
-        existing?.remove();
-        return;
-    }
-    if (existing) return;
-    const host = block.querySelector('.extraMesButtons');
-    if (!host) return;
-    const button = document.createElement('div');
-    button.className = `mes_button ${BUTTON_CLASS} fa-solid fa-wand-magic-sparkles`;
-    button.title = t`Fix this reply with the agent`;
-    button.setAttribute('role', 'button');
-    button.tabIndex = 0;
-    host.prepend(button);
+/** The wand button: on a message block when its message is an agent reply. */
+function fixButton(): MessageButton {
+    return {
+        className: BUTTON_CLASS,
+        icon: 'fa-solid fa-wand-magic-sparkles',
+        title: t`Fix this reply with the agent`,
+        shows(id) {
+            const chat = stContext().chat;
+            return Number.isInteger(id) && id >= 0 && id < chat.length && resolveFixTarget(chat, id).ok;
+        },
+    };
 }
 
-/** Every drawn message, after SillyTavern drew or changed some (cheap: a chat shows a bounded number). */
+/** Every drawn message, after SillyTavern drew or changed some. */
 export function refreshFixButtons(): void {
-    for (const block of document.querySelectorAll('#chat .mes[mesid]')) syncButton(block);
+    syncMessageButtons(fixButton());
 }
 
 /**
@@ -44,11 +37,7 @@ export function installFixButtons(): void {
         const type = eventTypes[name];
         if (type) eventSource.on(type, refresh);
     }
-    document.addEventListener('click', (event) => {
-        const button = (event.target as Element | null)?.closest?.(`.${BUTTON_CLASS}`);
-        if (!button) return;
-        event.stopPropagation();
-        const id = Number(button.closest('.mes')?.getAttribute('mesid'));
+    onMessageButtonClick(BUTTON_CLASS, (id) => {
         const message = stContext().chat[id];
         if (message) void askAndFix(message);
     });

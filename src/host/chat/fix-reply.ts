@@ -4,7 +4,9 @@ import { t } from '../../i18n/t';
 import { resolveFixTarget } from './fix-target';
 import { activeRun, defaultRunObserver, launchRun } from '../run/run-controller';
 import { currentIdentity, openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { askText } from '../sillytavern/popup';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
+import { toasts } from '../sillytavern/toasts';
 
 /**
  * Starts a fix run (issue 13 §1): a new foreground run that revises an agent reply of the open chat in
@@ -32,11 +34,6 @@ export function startFix(request: string, pick: { messageId: number | null } | {
     return launched ? ok(launched) : fail('run.already_running', t`An agent run is already in progress.`);
 }
 
-interface InputPopupApi {
-    callGenericPopup?(content: string, type: number, inputValue?: string, options?: Record<string, unknown>): Promise<unknown>;
-    POPUP_TYPE?: { INPUT: number };
-}
-
 /**
  * The wand button of an agent reply: asks for the request in SillyTavern's input popup, then starts the
  * fix. The message is held by identity across the popup, so a chat switched meanwhile is refused, never
@@ -44,12 +41,9 @@ interface InputPopupApi {
  */
 export async function askAndFix(message: ChatMessage): Promise<void> {
     const identity = currentIdentity();
-    const popup = stContext() as unknown as InputPopupApi;
-    if (!popup.callGenericPopup || !popup.POPUP_TYPE) return;
-    // The prompt is plain text of ours; ST renders string content as HTML, so it holds no chat text.
-    const answer = await popup.callGenericPopup(t`How should the agent revise this reply?`, popup.POPUP_TYPE.INPUT, '', { rows: 3, okButton: t`Fix` });
-    if (typeof answer !== 'string' || !answer.trim()) return;
+    const answer = await askText(t`How should the agent revise this reply?`, { rows: 3, okButton: t`Fix` });
+    if (answer === null) return;
     const now = openChatIdentity();
     const started = now && sameChat(now, identity) ? startFix(answer, { message }) : fail('run.fix_message_not_found', t`That reply is not in the open chat.`);
-    if (!started.ok) globalThis.toastr?.warning(`${started.error.message} (${started.error.code})`, t`Not fixed`);
+    if (!started.ok) toasts.warning(`${started.error.message} (${started.error.code})`, t`Not fixed`);
 }

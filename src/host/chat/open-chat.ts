@@ -29,24 +29,7 @@ export function agentReplies(): Array<{ index: number; runId: string; memoryFile
     });
 }
 
-/** True while SillyTavern generates (it marks the body with `data-generating`). */
-export function sillyTavernGenerating(): boolean {
-    return document.body.dataset.generating !== undefined;
-}
-
 /** A new reply for the latest turn, the way SillyTavern's own button does it (groups included). */
 export async function regenerateLastTurn(): Promise<void> {
     await stContext().executeSlashCommandsWithOptions('/regenerate');
-}
-
-/** Scrolls SillyTavern's chat to a message and flashes it; false when the message is not in the page. */
-export function revealMessage(messageId: number): boolean {
-    const element = document.querySelector<HTMLElement>(`#chat .mes[mesid="${Math.trunc(messageId)}"]`);
-    if (!element) return false;
-    element.scrollIntoView({ block: 'center', behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
-    element.classList.remove('tavern-agent--flash');
-    void element.offsetWidth; // restarts the animation when jumping to the same message twice
-    element.classList.add('tavern-agent--flash');
-    setTimeout(() => element.classList.remove('tavern-agent--flash'), 2200);
-    return true;
 }

@@ -1,11 +1,6 @@
 import type { ExtToolApproval } from '../../contract/ext-tools';
 import { t } from '../../i18n/t';
-
-/** SillyTavern's toastr, with the options this file uses (st-context.ts types only the plain calls). */
-interface Toastr {
-    info(message: string, title?: string, options?: { timeOut?: number; extendedTimeOut?: number; onclick?: () => void }): unknown;
-    clear(toast?: unknown): void;
-}
+import { stickyToasts } from '../sillytavern/toasts';
 
 /**
  * A call of another extension's tool that waits for the user's Approve / Deny while the panel is closed
@@ -16,22 +11,18 @@ interface Toastr {
 export function approvalToasts(isPanelOpen: () => boolean, openPanel: () => void): (pending: ExtToolApproval[]) => void {
     const shown = new Map<string, unknown>();
     return (pending) => {
-        const toastr = globalThis.toastr as unknown as Toastr | undefined;
-        if (!toastr) return;
+        const sticky = stickyToasts();
+        if (!sticky) return;
         const waiting = new Set(pending.map((approval) => approval.id));
         for (const [id, toast] of shown) {
             if (waiting.has(id)) continue;
             shown.delete(id);
-            toastr.clear(toast);
+            sticky.clear(toast);
         }
         for (const approval of pending) {
             if (shown.has(approval.id) || isPanelOpen()) continue;
             const message = `${t`The agent wants to call`} ${approval.name}. ${t`Open the Tavern Agent panel to approve or deny.`}`;
-            const toast = toastr.info(message, t`Tavern Agent`, {
-                timeOut: 0,
-                extendedTimeOut: 0,
-                onclick: openPanel,
-            });
+            const toast = sticky.show(message, t`Tavern Agent`, openPanel);
             shown.set(approval.id, toast);
         }
     };

@@ -1,34 +1,9 @@
 import type { LoreAcceptRequest, LoreDecision, LoreText } from '../../contract/lore';
 import { describeError, fail, ok, type Result } from '../../contract/result';
 import { openChat } from '../chat/open-chat';
-import { stContext } from '../sillytavern/st-context';
+import { chatBookName, ensureChatBook } from '../sillytavern/chat-lorebook';
 import { getEngine } from '../worker/worker-client';
-import { chatBookName } from './run-lore';
 import { importWorldInfoModule, type WorldInfoModule } from '../sillytavern/world-info-module';
-
-/** The name SillyTavern's /getchatbook gives a new chat lorebook, so users recognise it. */
-function chatBookNameFor(chatId: string): string {
-    return `Chat Book ${chatId}`.replace(/[^a-z0-9 -]/gi, '_').replace(/_{2,}/g, '_').substring(0, 64);
-}
-
-/** The chat's own lorebook, created and bound to the chat when it has none (as the chat-lore button does). */
-async function ensureChatBook(wi: WorldInfoModule): Promise<{ name: string; created: boolean }> {
-    const existing = chatBookName(wi);
-    if (existing) return { name: existing, created: false };
-    const context = stContext();
-    const chatId = context.getCurrentChatId();
-    if (!chatId) throw new Error('No chat is open.');
-    const name = chatBookNameFor(chatId);
-    let created = false;
-    if (!wi.world_names.includes(name)) {
-        if (!(await wi.createNewWorldInfo(name, { interactive: false }))) throw new Error(`SillyTavern did not create the lorebook "${name}".`);
-        created = true;
-    }
-    context.chatMetadata[wi.METADATA_KEY] = name;
-    await context.saveMetadata();
-    document.querySelectorAll('.chat_lorebook_button').forEach((button) => button.classList.add('world_set'));
-    return { name, created };
-}
 
 /** Writes one entry through SillyTavern's world-info API: the entry `uid` changed, or a new one made. */
 async function writeEntry(wi: WorldInfoModule, book: string, uid: number | null, text: LoreText): Promise<{ uid: number; created: boolean }> {

@@ -1,6 +1,7 @@
 import type { RunLore } from '../../contract/lore';
 import type { WorldInfoEntry } from '../../contract/run-input';
 import { buildRunLore, type ExtraBook, type LoadedLore } from './lore-capture';
+import { chatBookName } from '../sillytavern/chat-lorebook';
 import { stContext } from '../sillytavern/st-context';
 import { importWorldInfoModule, type WorldInfoModule } from '../sillytavern/world-info-module';
 
@@ -12,12 +13,6 @@ interface CharacterLike {
 interface GroupLike {
     id: string;
     members?: string[];
-}
-
-/** The chat's own lorebook, when it is bound and still exists (as SillyTavern's chat-lore button checks). */
-export function chatBookName(wi: WorldInfoModule): string | null {
-    const name = stContext().chatMetadata[wi.METADATA_KEY];
-    return typeof name === 'string' && name !== '' && wi.world_names.includes(name) ? name : null;
 }
 
 /**

@@ -14,6 +14,7 @@ import { captureRunInput } from './capture-run-input';
 import { HostError } from '../host-error';
 import { currentIdentity, openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { markedRunId } from '../sillytavern/message-marker';
+import { toasts } from '../sillytavern/toasts';
 import { holdGeneratingState } from '../sillytavern/generating-state';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { resolveFixTarget, type FixTarget } from '../chat/fix-target';
@@ -69,7 +70,7 @@ export function createRunTakeover(observer: RunObserver): GenerateInterceptor {
         // Whatever happens below, SillyTavern's own generation must not run as well.
         try {
             if (active) {
-                globalThis.toastr?.warning(t`An agent run is already in progress.`);
+                toasts.warning(t`An agent run is already in progress.`);
                 return;
             }
             await launchRun({ type: type as GenerationType }, observer)?.outcome;
@@ -140,7 +141,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         outcome = result.ok
             ? result.value
             : { runId, state: 'failed', messageId: null, error: { code: result.error.code, message: result.error.message } };
-        if (!result.ok && result.error.code === 'run.chat_busy') globalThis.toastr?.warning(t`An agent is already working on this chat in another tab. Wait for it to end.`);
+        if (!result.ok && result.error.code === 'run.chat_busy') toasts.warning(t`An agent is already working on this chat in another tab. Wait for it to end.`);
     } catch (error) {
         const code = error instanceof HostError ? error.code : 'run.internal_error';
         const message = error instanceof Error ? error.message : String(error);
@@ -153,7 +154,7 @@ async function driveRun(runId: string, options: LaunchOptions, controller: Abort
         if (active?.runId === runId) active = null;
     }
     if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy') {
-        globalThis.toastr?.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
+        toasts.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
     }
     observer.onRunEnd(outcome);
     return outcome;
@@ -208,7 +209,7 @@ async function untilCrash(runId: string, work: Promise<Result<RunOutcome>>): Pro
     const crashed = engineCrashed().then((reason) => fail('host.engine_crashed', reason) as Result<RunOutcome>);
     const result = await Promise.race([work, crashed]);
     if (!result.ok && result.error.code === 'host.engine_crashed') {
-        globalThis.toastr?.warning(t`The agent's worker stopped. The run is interrupted: resume it from the panel or with /agent resume.`);
+        toasts.warning(t`The agent's worker stopped. The run is interrupted: resume it from the panel or with /agent resume.`);
         try {
             await (await getEngine()).interruptRun(runId);
         } catch {
@@ -291,7 +292,7 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
         dropExtToolApprovals(runId);
         active = null;
     }
-    if (outcome.state === 'failed' && outcome.error) globalThis.toastr?.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
+    if (outcome.state === 'failed' && outcome.error) toasts.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
     observer.onRunEnd(outcome);
     return { ok: true, value: outcome };
 }

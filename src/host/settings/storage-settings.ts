@@ -24,7 +24,7 @@ export function saveRetentionSettings(policy: RetentionPolicy): void {
  * silently, ask, or refuse). Returns whether storage is persistent now.
  */
 export async function requestPersistentStorage(): Promise<boolean> {
-    const storage = globalThis.navigator?.storage;
+    const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
     if (!storage?.persist) return false;
     try {
         return (await storage.persisted()) || (await storage.persist());

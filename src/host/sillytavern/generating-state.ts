@@ -1,5 +1,9 @@
-import { sillyTavernGenerating } from '../chat/open-chat';
 import { stContext } from './st-context';
+
+/** True while SillyTavern generates (it marks the body with `data-generating`). */
+export function sillyTavernGenerating(): boolean {
+    return document.body.dataset.generating !== undefined;
+}
 
 /**
  * A run SillyTavern did not start itself (a fix, a foreground script run) puts SillyTavern in its generating

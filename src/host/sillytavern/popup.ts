@@ -1,8 +1,8 @@
-import { stContext } from './st-context';
+import { stContext, type StContext } from './st-context';
 
 interface PopupApi {
-    callGenericPopup?(content: HTMLElement, type: number): Promise<unknown>;
-    POPUP_TYPE?: { CONFIRM: number };
+    callGenericPopup?(content: HTMLElement | string, type: number, inputValue?: string, options?: Record<string, unknown>): Promise<unknown>;
+    POPUP_TYPE?: { CONFIRM: number; INPUT: number };
     POPUP_RESULT?: { AFFIRMATIVE: number };
 }
 
@@ -19,9 +19,34 @@ export async function confirmAction(question: string): Promise<boolean> {
     return result === (popup.POPUP_RESULT?.AFFIRMATIVE ?? 1);
 }
 
-/** SillyTavern's toasts (toastr); absent in a bare page, where nothing is shown. */
-export const toasts = {
-    info: (message: string, title?: string) => globalThis.toastr?.info(message, title),
-    success: (message: string, title?: string) => globalThis.toastr?.success(message, title),
-    warning: (message: string, title?: string) => globalThis.toastr?.warning(message, title),
+/**
+ * Asks for a text in SillyTavern's input popup: the answer, or null when the popup is missing, cancelled or
+ * left blank. SillyTavern renders the question as HTML: it must be plain text of ours, never chat text.
+ */
+export async function askText(question: string, options: { rows: number; okButton: string }): Promise<string | null> {
+    const popup = stContext() as unknown as PopupApi;
+    if (!popup.callGenericPopup || !popup.POPUP_TYPE) return null;
+    const answer = await popup.callGenericPopup(question, popup.POPUP_TYPE.INPUT, '', options);
+    return typeof answer === 'string' && answer.trim() ? answer : null;
+}
+
+/** An element of a popup's content; its text is set as text, never parsed as HTML (it may come from cards). */
+export function popupElement<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+    const node = document.createElement(tag);
+    node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+}
+
+type PopupClassContext = StContext & {
+    Popup: new (content: HTMLElement, type: number, inputValue?: string, options?: Record<string, unknown>) => { show(): Promise<number | null> };
+    POPUP_TYPE: { CONFIRM: number };
+    POPUP_RESULT: { AFFIRMATIVE: number };
 };
+
+/** A confirm popup of SillyTavern's with content of ours and its own buttons (okButton, cancelButton, wider…). True on OK. */
+export async function confirmContent(content: HTMLElement, options: Record<string, unknown>): Promise<boolean> {
+    const context = stContext() as PopupClassContext;
+    const popup = new context.Popup(content, context.POPUP_TYPE.CONFIRM, '', options);
+    return (await popup.show()) === context.POPUP_RESULT.AFFIRMATIVE;
+}
