@@ -1,7 +1,8 @@
 import { agentStatus, currentChatAgentState, setAgentMode, setChatProfile } from '../settings/agent-mode';
 import { storedProfiles } from '../settings/profile-store';
 import { engineStarted, getEngine } from '../worker/worker-client';
-import { activeRun, cancelActiveRun, guideActiveRun, newestInterruptedRun, resumeRun } from '../run/run-controller';
+import { activeRun, cancelActiveRun, guideActiveRun } from '../run/active-run';
+import { newestInterruptedRun, resumeRun } from '../run/resume-run';
 import { remoteRun } from '../run/live-view';
 import { t } from '../../i18n/t';
 import { formatVisibleSkills, runSkills } from '../skills/run-skills';

@@ -3,7 +3,7 @@ import type { RunRecord } from '../../contract/records';
 import type { ChatIdentity } from '../../contract/run-input';
 import { fail, ok, type Result } from '../../contract/result';
 import { t } from '../../i18n/t';
-import { activeRun } from '../run/run-controller';
+import { activeRun } from '../run/active-run';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { sillyTavernGenerating } from '../sillytavern/generating-state';
 import { getEngine } from '../worker/worker-client';
