@@ -1,10 +1,10 @@
 import './contract/zod-setup';
 import { notifyAgentModeChange, setChatProfile } from './host/settings/agent-mode';
 import type { AgentCommandHandler } from './host/api/agent-command';
-import { commitDraft } from './host/chat/commit-draft';
+import { commitDraft } from './host/reply-actions/commit-draft';
 import { connectionProfiles, currentConnectionProtocol } from './host/model/connection-profiles';
 import { acceptLoreProposal, discardLoreProposal } from './host/lore/lore-write';
-import { replaceReplyWithCheckpoint } from './host/chat/replace-reply';
+import { replaceReplyWithCheckpoint } from './host/reply-actions/replace-reply';
 import { replyPlace } from './host/chat/reply-place';
 import { checkEngineHealth, onEngineStatus } from './host/worker/engine-status';
 import type { GenerateInterceptor } from './host/run/interceptor';
@@ -17,7 +17,7 @@ import { deleteStoredProfile, saveStoredProfiles, storedProfiles } from './host/
 import { updatePanelSettings } from './host/settings/panel-settings';
 import { createPublicApi, type TavernAgentApi } from './host/api/public-api';
 import { createAgentCommand } from './host/api/agent-subcommands';
-import { installFixButtons } from './host/chat/fix-button';
+import { installFixButtons } from './host/reply-actions/fix-button';
 import { createRunApi } from './host/api/run-api';
 import { decideExtToolCall, onExtToolApprovals, registeredExtTools } from './host/ext-tools/ext-tools';
 import { hostSkills } from './host/skills/host-skills';

@@ -12,7 +12,7 @@ import type { AgentStatus } from '../../contract/agent-mode';
 
 import type { RunApi } from './run-api';
 import { agentRunCommand } from './agent-run-command';
-import { startFix } from '../chat/fix-reply';
+import { startFix } from '../reply-actions/fix-reply';
 import { parseFixArguments } from '../chat/fix-target';
 import { SUBCOMMANDS, type AgentCommandHandler, type Subcommand } from './agent-command';
 

@@ -1,7 +1,7 @@
 import type { LoreAcceptRequest, LoreDecision, LoreText } from '../../contract/lore';
 import { describeError, fail, ok, type Result } from '../../contract/result';
-import { openChat } from '../chat/open-chat';
 import { chatBookName, ensureChatBook } from '../sillytavern/chat-lorebook';
+import { openChatIdentity } from '../sillytavern/chat-identity';
 import { getEngine } from '../worker/worker-client';
 import { importWorldInfoModule, type WorldInfoModule } from '../sillytavern/world-info-module';
 
@@ -27,7 +27,7 @@ async function writeEntry(wi: WorldInfoModule, book: string, uid: number | null,
  * lorebook unless the proposal names another in-scope book, then journals where it went in the run.
  */
 export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Result<LoreDecision>> {
-    if (openChat()?.chatKey !== request.chatKey) return fail('lore.wrong_chat', 'Open the chat of this run to accept its lore proposals: they belong to that chat.');
+    if (openChatIdentity()?.integrity !== request.chatKey) return fail('lore.wrong_chat', 'Open the chat of this run to accept its lore proposals: they belong to that chat.');
     const { proposal, text } = request;
     let written: NonNullable<LoreDecision['written']>;
     try {

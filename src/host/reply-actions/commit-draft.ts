@@ -1,5 +1,5 @@
 import { fail, type Result } from '../../contract/result';
-import { commitToChat } from './commit';
+import { commitToChat } from '../chat/commit';
 import { endedRunInOpenChat } from './ended-run-chat';
 import { t } from '../../i18n/t';
 

@@ -1,7 +1,7 @@
 import { fail, ok, type Result } from '../../contract/result';
 import type { RunOutcome } from '../../contract/run-input';
 import { t } from '../../i18n/t';
-import { resolveFixTarget } from './fix-target';
+import { resolveFixTarget } from '../chat/fix-target';
 import { activeRun } from '../run/active-run';
 import { launchRun } from '../run/new-run';
 import { defaultRunObserver } from '../run/run-takeover';

@@ -1,8 +1,8 @@
 import { fail, type Result } from '../../contract/result';
-import { commitToChat } from './commit';
+import { commitToChat } from '../chat/commit';
 import { endedRunInOpenChat } from './ended-run-chat';
 import { t } from '../../i18n/t';
-import { replyPlace } from './reply-place';
+import { replyPlace } from '../chat/reply-place';
 
 /**
  * "Put this version in the chat": a checkpoint's text replaces the reply the run committed, through the

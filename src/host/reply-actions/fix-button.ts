@@ -2,7 +2,7 @@ import { t } from '../../i18n/t';
 import { onMessageButtonClick, syncMessageButtons, type MessageButton } from '../sillytavern/message-blocks';
 import { stContext } from '../sillytavern/st-context';
 import { askAndFix } from './fix-reply';
-import { resolveFixTarget } from './fix-target';
+import { resolveFixTarget } from '../chat/fix-target';
 
 const BUTTON_CLASS = 'tavern-agent-fix-button';
 
