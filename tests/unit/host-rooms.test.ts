@@ -13,8 +13,10 @@
 //    - load a module at run time (any `import()`), import the module loader sillytavern/st-module.ts, or
 //      name one of SillyTavern's page modules (a string '/scripts/…', '/script.js' or '/lib.js').
 //    And sillytavern/ itself imports nothing of host/ but its own files and host/'s top-level ones.
-// 3. No file of src/host or src/ui takes part in an import cycle. Type-only imports (`import type`, or every
-//    name marked `type`) are left out: they are erased from the build and order nothing at run time.
+// 3. No file of src/host or src/ui takes part in an import cycle, and neither do the rooms of src/host: they
+//    stand in floors (sillytavern/ at the bottom, api/ at the top), each importing only rooms below it.
+//    Type-only imports (`import type`, or every name marked `type`) are left out: they are erased from the
+//    build and order nothing at run time.
 //
 // The checks read the syntax (TypeScript's parser), not the types: a name is judged by how it is written.
 // Run: node --import tsx --test tests/unit/host-rooms.test.ts
@@ -251,4 +253,24 @@ test('src/host/sillytavern/ is the bottom room: it imports nothing of host/ but 
 test('no file of src/host or src/ui takes part in an import cycle (type-only imports aside)', () => {
     const cycles = importCycles(pageFiles, (file) => importsOf(file, { typeOnly: false })).map((cycle) => cycle.map((file) => `src/${rel(file)}`).join(' → '));
     assert.deepEqual(cycles, [], 'import cycles');
+});
+
+test('the rooms of src/host import each other in one direction only (no room reaches back up)', () => {
+    const roomOf = (file: string) => {
+        const parts = path.relative(host, file).split(path.sep);
+        return parts.length > 1 ? parts[0]! : null;
+    };
+    const rooms = new Map<string, Set<string>>();
+    for (const file of hostFiles) {
+        const room = roomOf(file);
+        if (room === null) continue;
+        const targets = rooms.get(room) ?? new Set<string>();
+        rooms.set(room, targets);
+        for (const target of importsOf(file, { typeOnly: false })) {
+            const other = inside(target, host) ? roomOf(target) : null;
+            if (other !== null && other !== room) targets.add(other);
+        }
+    }
+    const cycles = importCycles([...rooms.keys()], (room) => [...(rooms.get(room) ?? [])]).map((cycle) => cycle.map((room) => `host/${room}/`).join(' → '));
+    assert.deepEqual(cycles, [], 'rooms that import each other');
 });
