@@ -22,9 +22,10 @@
 // Run: node --import tsx --test tests/unit/host-rooms.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from '../fixtures/source-files';
 
 const src = path.resolve(import.meta.dirname, '../../src');
 const host = path.join(src, 'host');
@@ -34,16 +35,6 @@ const MAX_TOP_LEVEL = 12;
 const MAX_ROOM = 20;
 const PAGE_GLOBALS = new Set(['globalThis', 'window', 'self', 'document', 'SillyTavern', 'toastr', 'jQuery', '$', 'alert', 'confirm']);
 const ST_MODULE_URL = /^\/(?:scripts\/|script\.js$|lib\.js$)/;
-
-function sourceFiles(dir: string): string[] {
-    return readdirSync(dir)
-        .sort()
-        .flatMap((name) => {
-            const full = path.join(dir, name);
-            if (statSync(full).isDirectory()) return sourceFiles(full);
-            return /\.tsx?$/.test(name) ? [full] : [];
-        });
-}
 
 const rel = (file: string) => path.relative(src, file);
 const inside = (file: string, dir: string) => file.startsWith(dir + path.sep);
