@@ -13,11 +13,18 @@ export function currentConnectionProtocol(): ConnectionProtocol {
     return protocolOfMainApi(stContext().mainApi);
 }
 
-/** The Connection Manager's profiles, read fresh (the user may add or delete one at any time). */
-export function connectionProfiles(): ConnectionProfile[] {
+/** A Connection Manager profile as SillyTavern stores it: the fields its requests are built from. */
+export type RawConnectionProfile = Record<string, unknown> & { id: string };
+
+/** The Connection Manager's profiles as SillyTavern stores them, read fresh (the user may add or delete one at any time). */
+export function storedConnectionProfiles(): RawConnectionProfile[] {
     const manager = (stContext().extensionSettings as { connectionManager?: { profiles?: unknown } }).connectionManager;
-    const list = Array.isArray(manager?.profiles) ? (manager.profiles as Array<Record<string, unknown>>) : [];
-    return list
+    return Array.isArray(manager?.profiles) ? (manager.profiles as RawConnectionProfile[]) : [];
+}
+
+/** The Connection Manager's profiles, as the agent profiles name them. */
+export function connectionProfiles(): ConnectionProfile[] {
+    return storedConnectionProfiles()
         .filter((p) => typeof p.id === 'string')
         .map((p) => ({ id: String(p.id), name: String(p.name ?? p.id), api: String(p.api ?? ''), model: String(p.model ?? ''), protocol: protocolOfConnection(String(p.api ?? '')) }));
 }

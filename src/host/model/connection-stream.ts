@@ -1,6 +1,7 @@
 import type { ModelReply, ModelRequest } from '../../contract/model';
 import type { ModelStreamDelta } from '../../contract/model-stream';
 import { postChatCompletion, requestModelWithConnection } from './chat-completion-request';
+import { storedConnectionProfiles, type RawConnectionProfile } from './connection-profiles';
 import { stContext } from '../sillytavern/st-context';
 import { importOpenAiModule, importTextGenModule } from '../sillytavern/st-internals';
 
@@ -8,13 +9,8 @@ import { importOpenAiModule, importTextGenModule } from '../sillytavern/st-inter
 type OnPartial = (partial: Omit<ModelStreamDelta, 'runId' | 'requestId' | 'round'>) => void;
 type Payload = Record<string, unknown>;
 
-/** A Connection Manager profile as SillyTavern stores it: the fields its requests are built from. */
-export type RawConnectionProfile = Record<string, unknown> & { id: string };
-
-export function rawProfile(id: string): RawConnectionProfile | undefined {
-    const manager = (stContext().extensionSettings as { connectionManager?: { profiles?: unknown } }).connectionManager;
-    const list = Array.isArray(manager?.profiles) ? (manager.profiles as RawConnectionProfile[]) : [];
-    return list.find((p) => p && p.id === id);
+function rawProfile(id: string): RawConnectionProfile | undefined {
+    return storedConnectionProfiles().find((p) => p && p.id === id);
 }
 
 /** SillyTavern's request builders for one API (custom-request.js), as far as the streaming route uses them. */

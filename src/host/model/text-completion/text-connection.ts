@@ -1,4 +1,5 @@
 import { stContext } from '../../sillytavern/st-context';
+import { storedConnectionProfiles } from '../connection-profiles';
 
 /** SillyTavern's CONNECT_API_MAP entry for a connection profile's `api` (main API, and source or text type). */
 export function connectionApiOf(api: string): { selected: string; type?: string; source?: string } {
@@ -9,9 +10,7 @@ export function connectionApiOf(api: string): { selected: string; type?: string;
 
 /** A Connection Manager profile as SillyTavern stores it (its instruct template and state are read for text routes). */
 export function rawConnectionProfile(id: string): { instruct?: string; 'instruct-state'?: string } | undefined {
-    const manager = (stContext().extensionSettings as { connectionManager?: { profiles?: unknown } }).connectionManager;
-    const list = Array.isArray(manager?.profiles) ? (manager.profiles as Array<Record<string, unknown>>) : [];
-    const found = list.find((p) => p.id === id);
+    const found = storedConnectionProfiles().find((p) => p.id === id);
     if (!found) return undefined;
     return {
         ...(typeof found.instruct === 'string' ? { instruct: found.instruct } : {}),
