@@ -1,6 +1,5 @@
 import { proxy } from 'comlink';
-import type { ErrorInfo, Result } from '../../contract/result';
-import { fail } from '../../contract/result';
+import { fail, type ErrorInfo, type Result } from '../../contract/result';
 import type { GenerationType, RunOutcome } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
 import type { HostBridge } from '../../contract/wire';
