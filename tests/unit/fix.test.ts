@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { MemoryPayload } from '../../src/contract/memory';
 import { ok } from '../../src/contract/result';
 import type { PrefixMessage } from '../../src/contract/run-input';
-import { parseFixArguments, resolveFixTarget } from '../../src/host/fix-target';
+import { parseFixArguments, resolveFixTarget } from '../../src/host/chat/fix-target';
 import { loadStoredInput } from '../../src/engine/run/stored-input';
 import { rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';

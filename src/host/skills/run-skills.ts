@@ -1,6 +1,7 @@
 import type { Profile } from '../../contract/profile';
 import type { ResolvedSkills, SkillRunContext } from '../../contract/skills-resolve';
 import { t } from '../../i18n/t';
+import { toasts } from '../sillytavern/toasts';
 import { hostSkills } from './host-skills';
 import { openCharacterAvatar, selectedPresetName } from './embedded-owners';
 
@@ -16,7 +17,7 @@ export function currentSkillContext(profileId: string): SkillRunContext {
 export async function runSkills(profile: Pick<Profile, 'id' | 'skills'>): Promise<ResolvedSkills> {
     const { resolved, unavailable } = await hostSkills.resolveForRun(currentSkillContext(profile.id), profile.skills);
     if (unavailable.length) {
-        globalThis.toastr?.warning(`${t`These skills could not be fetched from the SillyTavern server and are left out of this run:`} ${unavailable.join(', ')}`);
+        toasts.warning(`${t`These skills could not be fetched from the SillyTavern server and are left out of this run:`} ${unavailable.join(', ')}`);
     }
     return resolved;
 }
