@@ -207,3 +207,17 @@ export const EventGroupRecordSchema = z.object({
 export type EventGroupRecord = Omit<z.infer<typeof EventGroupRecordSchema>, 'group'> & { group: JournalEvent[] };
 /** A record of the `events` store: one event (as written before version 4) or a group. */
 export type StoredEventRecord = JournalEvent | EventGroupRecord;
+
+/** Whether an event is of this type: a guard that narrows the union by a type named at run time. */
+export function isEventOf<K extends EventType>(event: JournalEvent, type: K): event is JournalEvent & JournalEventOf<K> {
+    return event.type === type;
+}
+
+/** The last event of a type in a batch, typed. */
+export function lastEventOf<K extends EventType>(events: readonly JournalEvent[], type: K): (JournalEvent & JournalEventOf<K>) | undefined {
+    for (let index = events.length - 1; index >= 0; index -= 1) {
+        const event = events[index]!;
+        if (isEventOf(event, type)) return event;
+    }
+    return undefined;
+}

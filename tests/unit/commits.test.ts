@@ -54,7 +54,7 @@ describe('commit over the user edit', () => {
         const journal = await h.journal('run-conflict');
         assert.equal(payloadsOf(journal, 'commit').length, 2, 'only the commits that landed are journaled as commits');
         assert.deepEqual(
-            payloadsOf<{ code: string }>(journal, 'tool-call-fail').map((p) => p.code),
+            payloadsOf(journal, 'tool-call-fail').map((p) => p.code),
             ['workspace.commit_conflict'],
         );
     });

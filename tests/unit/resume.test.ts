@@ -6,11 +6,10 @@ import { it } from 'node:test';
 import { planResume } from '../../src/engine/run/resume-plan';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';
 import { cutAndResume, DELEGATING, referenceRun, RELIABILITY_RUN_ID, SCRIPTED_TOOL_CALLS, SOLO } from '../fixtures/reliability';
-import type { JournalEvent } from '../../src/contract/events';
+import { payloadsOf } from '../fixtures/run-harness';
 
 const { describe, newStorage } = suitesPerStorageKind();
 
-const payloads = (events: JournalEvent[], type: string) => events.filter((e) => e.type === type).map((e) => e.payload as Record<string, unknown>);
 
 describe('resume', () => {
     it('the reference run (no cut) completes with one reply', async () => {
@@ -43,17 +42,17 @@ describe('resume', () => {
                 assert.equal(result.main, ref.main, `${where}: output/main.md`);
                 // Each of the model's tool calls (the root's and its sub-agents') has exactly one journaled
                 // result: none replayed, none dropped.
-                const starts = new Map(payloads(result.events, 'tool-call-start').map((p) => [p.callId, p.providerCallId]));
-                const answered = [...payloads(result.events, 'tool-call-complete'), ...payloads(result.events, 'tool-call-fail')].map((p) => starts.get(p.callId));
+                const starts = new Map(payloadsOf(result.events, 'tool-call-start').map((p) => [p.callId, p.providerCallId]));
+                const answered = [...payloadsOf(result.events, 'tool-call-complete'), ...payloadsOf(result.events, 'tool-call-fail')].map((p) => starts.get(p.callId));
                 assert.equal(answered.length, new Set(answered).size, `${where}: a tool call answered twice`);
                 assert.equal(answered.length, scenario.toolCalls, `${where}: tool calls answered`);
                 // One model response per agent and round (a finished sub-agent's model is not asked again),
                 // one start and one end per task, and the journal stays gapless.
-                const rounds = payloads(result.events, 'model-response').map((p) => `${p.taskId ?? 'root'}:${p.round}`);
+                const rounds = payloadsOf(result.events, 'model-response').map((p) => `${p.taskId ?? 'root'}:${p.round}`);
                 assert.equal(rounds.length, new Set(rounds).size, `${where}: a round answered twice`);
-                const tasks = payloads(result.events, 'task-end').map((p) => p.taskId);
+                const tasks = payloadsOf(result.events, 'task-end').map((p) => p.taskId);
                 assert.equal(tasks.length, new Set(tasks).size, `${where}: a task ended twice`);
-                assert.equal(tasks.length, payloads(result.events, 'task-start').length, `${where}: every task ended`);
+                assert.equal(tasks.length, payloadsOf(result.events, 'task-start').length, `${where}: every task ended`);
                 assert.deepEqual(result.events.map((e) => e.seq), result.events.map((_, i) => i), `${where}: journal numbering`);
                 assert.ok(result.events.some((e) => e.type === 'run-resume'), where);
             }

@@ -18,6 +18,7 @@ import type { EventWrite, RunStorage } from '../../src/store/run-storage';
 import { exportRun, importRun, listRunFiles, readRunFile } from '../../src/engine/archive/run-archive';
 import { pruneRuns } from '../../src/engine/archive/retention';
 import { cutAndResume, referenceRun, RELIABILITY_RUN_ID } from '../fixtures/reliability';
+import { payloadsOf } from '../fixtures/run-harness';
 import { anyEnvelope } from '../fixtures/journal-events';
 
 let databases = 0;
@@ -220,7 +221,7 @@ describe('the stored journal format', () => {
         await assert.rejects(second.append('run-cancel', note('d')), { code: 'store.write_failed' });
         const events = await storage.listEvents('run-1');
         assert.deepEqual(events.map((e) => e.seq), [0, 1, 2, 3, 4, 5]);
-        assert.deepEqual(events.slice(4).map((e) => (e.payload as { reason: string }).reason), ['a', 'c']);
+        assert.deepEqual(payloadsOf(events.slice(4), 'run-cancel').map((p) => p.reason), ['a', 'c']);
         db.close();
     });
 

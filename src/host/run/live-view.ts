@@ -1,5 +1,6 @@
 import { liveChannelName, type LiveMessage } from '../../contract/live';
-import type { GenerationType } from '../../contract/run-input';
+import { lastEventOf } from '../../contract/events';
+import { GenerationTypeSchema } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { currentUserHandle } from '../sillytavern/st-context';
@@ -44,12 +45,12 @@ export async function watchOtherTabs(observer: RunObserver, isLocal: (runId: str
             }
             if (message.chatKey !== openChatKey()) return;
             if (remote?.runId !== runId) {
-                const created = message.events.find((e) => e.type === 'run-create')?.payload as { generationType?: string } | undefined;
+                const created = GenerationTypeSchema.safeParse(lastEventOf(message.events, 'run-create')?.payload.generationType);
                 remote = { runId, state: 'running' };
-                observer.onRunStart(runId, (created?.generationType ?? 'normal') as GenerationType);
+                observer.onRunStart(runId, created.success ? created.data : 'normal');
             }
-            const last = [...message.events].reverse().find((e) => e.type === 'run-state');
-            if (last) remote.state = (last.payload as { to: string }).to;
+            const last = lastEventOf(message.events, 'run-state');
+            if (last) remote.state = last.payload.to;
             observer.onEvents(message.events);
             onChange();
         } else if (message.kind === 'end' && ownRuns.delete(message.outcome.runId)) {

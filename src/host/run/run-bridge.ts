@@ -1,4 +1,5 @@
 import type { RunObserver } from '../../contract/run-observer';
+import { lastEventOf } from '../../contract/events';
 import type { HostBridge } from '../../contract/wire';
 import { attachMemoryToChat, type CommitTarget } from '../chat/commit';
 import { callExtTool } from '../ext-tools/ext-tools';
@@ -21,8 +22,8 @@ export function runBridge(runId: string, target: CommitTarget, route: ModelRoute
         attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
         callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
         onEvents: (events) => {
-            const last = [...events].reverse().find((event) => event.type === 'run-state');
-            if (last) setActiveRunState(runId, (last.payload as { to: string }).to);
+            const last = lastEventOf(events, 'run-state');
+            if (last) setActiveRunState(runId, last.payload.to);
             observer.onEvents(events);
             publishRunEvents(events);
         },
