@@ -8,7 +8,7 @@ import { importOpenAiModule } from '../sillytavern/st-internals';
 import { createWorldInfoCapture } from '../lore/world-info-capture';
 import type { LoadedLore } from '../lore/lore-capture';
 import { captureRunLore } from '../lore/run-lore';
-import { runSkills } from '../skills/run-skills';
+import { runSkillSet } from '../skills/run-skills';
 import { createTextPromptCapture } from '../model/text-completion/text-prompt-capture';
 
 interface PromptMessage {
@@ -87,7 +87,7 @@ export async function captureRunInput(
         eventSource.removeListener(eventTypes.GENERATE_BEFORE_COMBINE_PROMPTS!, onCombine);
     }
     // The skill set is frozen with the rest; every bundle it names is in the worker's cache from here on.
-    const skills = await runSkills(profile);
+    const skills = await runSkillSet(profile);
     if (signal.aborted) throw new HostError('run.cancelled', 'The run was stopped.');
     // Text Completion: no chat-format prompt is assembled; its parts are (model/text-completion/text-prompt-capture.ts).
     const assembled = (prompt as PromptMessage[] | null) ?? textPrompt.result(prefix);
@@ -110,6 +110,7 @@ export async function captureRunInput(
         ...(lore ? { lore } : {}),
         skills: skills.skills,
         hiddenSkills: skills.hiddenSkills,
+        skillPool: skills.skillPool,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
     };
