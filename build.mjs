@@ -25,6 +25,9 @@ const shared = {
     define: { __TAVERN_AGENT_VERSION__: JSON.stringify(version) },
     // SillyTavern's own modules are loaded from the page at run time, never bundled.
     external: ['/scripts/*', '/script.js', '/lib.js'],
+    // Chunk names hash the modules' paths: a git worktree whose node_modules is a symlink to another checkout
+    // would otherwise name node_modules by the link's target and build other chunk names than a plain clone.
+    preserveSymlinks: true,
 };
 
 // Chunk names carry a content hash: old ones would pile up beside the new ones, so the folder starts empty.

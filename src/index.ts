@@ -1,15 +1,22 @@
-import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode } from './host/agent-mode';
-import { registerAgentCommand } from './host/agent-command';
-import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/interceptor';
-import { createLazyPublicApi } from './host/lazy-public-api';
-import { setDistBase } from './host/dist-files';
-import { toasts } from './host/popup';
-import { onPanelSettingsChange, panelSettings, updatePanelSettings } from './host/panel-settings';
-import { stContext } from './host/st-context';
+import { agentStatus, notifyAgentModeChange, onAgentModeChange, setAgentMode } from './host/settings/agent-mode';
+import { registerAgentCommand } from './host/api/agent-command';
+import { createGenerateInterceptor, INTERCEPTOR_NAME } from './host/run/interceptor';
+import { createLazyPublicApi } from './host/api/lazy-public-api';
+import { setDistBase } from './host/worker/dist-files';
+import { toasts } from './host/sillytavern/toasts';
+import { onPanelSettingsChange, panelSettings, updatePanelSettings } from './host/settings/panel-settings';
+import { stContext } from './host/sillytavern/st-context';
 import { t } from './i18n/t';
 import { closePanel, mountPanel } from './ui/mount';
 import { chatStatus, panelSettingsState, savingAgentMode } from './ui/state';
 import type { Runtime } from './runtime';
+import type { TavernAgentApi } from './host/api/public-api';
+
+declare global {
+    /** The API other extensions and scripts use, set below from the page's start. */
+    // eslint-disable-next-line no-var
+    var TavernAgent: TavernAgentApi | undefined;
+}
 
 /*
  * The startup shell: what must exist from the page's start (the generate interceptor, `/agent`,

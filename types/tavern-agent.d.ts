@@ -101,8 +101,8 @@ export interface TavernAgentApi {
     runs(options?: { chatId?: string }): Promise<TavernAgentRunInfo[]>;
     /**
      * Continues an interrupted run of the open chat from its journal and resolves when it ends. Rejects with a
-     * code: `run.not_resumable` (not interrupted, or it delegated), `run.inputs_missing`, `run.chat_moved`,
-     * `run.chat_busy`.
+     * code: `run.not_interrupted`, `run.not_resumable` (stored by a version too old to resume it),
+     * `run.inputs_missing`, `run.chat_moved`, `run.chat_busy`.
      */
     resume(runId: string): Promise<TavernAgentRunOutcome>;
     readonly skills: TavernAgentSkillsApi;

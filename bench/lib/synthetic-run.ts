@@ -1,5 +1,6 @@
-import type { EventPayloads, EventType } from '../../src/contract/events';
-import { RECORD_VERSION, type CheckpointRecord, type JournalEvent, type RunRecord, type WorkspaceFile } from '../../src/contract/records';
+import { eventFact, type EventPayloads, type EventType } from '../../src/contract/events';
+import { RECORD_VERSION, type CheckpointRecord, type RunRecord, type WorkspaceFile } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 
 /**
  * A run export (the format the timeline's "Import a run" reads, engine/run-archive.ts) of about `target`
@@ -12,7 +13,7 @@ export function syntheticRunExport(target: number, runId = 'bench-long-run'): { 
     let at = start;
     const push = <T extends EventType>(type: T, payload: EventPayloads[T]) => {
         at += 3;
-        events.push({ v: RECORD_VERSION, runId, seq: events.length, at, type, payload });
+        events.push({ v: RECORD_VERSION, runId, seq: events.length, at, ...eventFact(type, payload) });
     };
     push('run-create', { chatKey: 'bench-chat', chatId: 'Seraphina - bench', profileId: 'writer', generationType: 'normal', foreground: true });
     push('run-state', { from: 'created', to: 'preparing' });

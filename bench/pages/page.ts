@@ -2,9 +2,9 @@
 // the way the extension's main thread does (a comlink proxy passed to engine.startRun), only instant:
 // every model reply is built before the run starts, so no model time is in the figure.
 import { proxy, transfer, wrap } from 'comlink';
-import { createConversationStore } from '../../src/host/conversation-store';
+import { createConversationStore } from '../../src/host/model/conversation-store';
 import { WRITER_PROFILE } from '../../src/contract/profile';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import type { RunInput } from '../../src/contract/run-input';
 import type { HostBridge } from '../../src/contract/wire';
 import type { WorkerBench } from './worker-bench';

@@ -1,7 +1,7 @@
 // A host for sub-agent bench runs: answers the parent and its children by what each request offers (the
 // parent's offers agent_delegate, a child's offers task_return), children after `childDelayMs` as a slow
 // model would, the parent at once. Used inside the bench worker, so only the engine's own time is measured.
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import type { ModelRequest } from '../../src/contract/model';
 import type { HostBridge } from '../../src/contract/wire';
 

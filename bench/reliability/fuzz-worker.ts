@@ -1,9 +1,9 @@
 // The worker side of bench/reliability-fuzz.ts: fuzzed tool calls over every tool, through the engine's
 // own Dispatcher (prepare + execute, as a run does), on the product's IndexedDB storage in a real browser.
 import { RECOVERABLE_CODES } from '../../src/contract/errors';
-import { Dispatcher } from '../../src/engine/dispatch';
-import { Budget } from '../../src/engine/budget';
-import { Journal } from '../../src/engine/journal';
+import { Dispatcher } from '../../src/engine/agents/dispatch';
+import { Budget } from '../../src/engine/agents/budget';
+import { Journal } from '../../src/engine/journal/journal';
 import { openTavernAgentDb } from '../../src/store/db';
 import { createIdbRunStorage } from '../../src/store/idb-run-storage';
 import { ALL_TOOLS } from '../../src/tools/registry';

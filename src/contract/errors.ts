@@ -127,6 +127,7 @@ export const WIRE_ERROR_CODES = [
     'lore.wrong_chat',
     'lore.write_failed',
     'run.not_resumable',
+    'run.not_interrupted',
     'run.inputs_missing',
     'run.chat_moved',
     'run.chat_busy',

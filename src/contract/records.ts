@@ -16,6 +16,13 @@ export const RunStateSchema = z.enum([
 ]);
 export type RunState = z.infer<typeof RunStateSchema>;
 
+const ENDED_STATES: ReadonlySet<RunState> = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
+
+/** A run in one of these states is over: nothing works on it, and only a resume (of `interrupted`) goes on. */
+export function isEndedState(state: RunState): boolean {
+    return ENDED_STATES.has(state);
+}
+
 export const RunRecordSchema = z.object({
     v: z.literal(RECORD_VERSION),
     runId: z.string(),
@@ -40,6 +47,11 @@ export const RunRecordSchema = z.object({
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 
+/**
+ * A stored journal event's envelope: its type is checked against the event types and its payload against
+ * that type's schema where untrusted records come in (an import: `eventPayloadProblem` in events.ts). The
+ * typed union readers switch over is `JournalEvent` in events.ts.
+ */
 export const JournalEventSchema = z.object({
     v: z.literal(RECORD_VERSION),
     runId: z.string(),
@@ -48,7 +60,6 @@ export const JournalEventSchema = z.object({
     type: z.string(),
     payload: z.unknown(),
 });
-export type JournalEvent = z.infer<typeof JournalEventSchema>;
 
 export const WorkspaceFileSchema = z.object({
     v: z.literal(RECORD_VERSION),
@@ -59,27 +70,6 @@ export const WorkspaceFileSchema = z.object({
     updatedAt: z.number(),
 });
 export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
-
-/**
- * How the journal stores one write (database version 4 on): the events of the batch, in seq order, as one
- * record of the `events` store keyed by its first event, with the small hidden files they describe inline
- * (store/event-groups.ts says which). `fileKeys` feeds the store's index of every inline file's
- * [runId, path]. `seqs` (every seq the group holds) fed a unique index in version 4 only: groups written
- * then still carry it, and nothing reads it. Records written before version 4 are single JournalEvents;
- * both kinds are read.
- */
-export const EventGroupRecordSchema = z.object({
-    v: z.literal(RECORD_VERSION),
-    runId: z.string(),
-    seq: z.number().int().nonnegative(),
-    group: z.array(JournalEventSchema),
-    seqs: z.array(z.tuple([z.string(), z.number().int().nonnegative()])).optional(),
-    files: z.array(WorkspaceFileSchema).optional(),
-    fileKeys: z.array(z.tuple([z.string(), z.string()])).optional(),
-});
-export type EventGroupRecord = z.infer<typeof EventGroupRecordSchema>;
-/** A record of the `events` store: one event (as written before version 4) or a group. */
-export type StoredEventRecord = JournalEvent | EventGroupRecord;
 
 export const CheckpointRecordSchema = z.object({
     v: z.literal(RECORD_VERSION),

@@ -71,6 +71,17 @@ export const RunInputSchema = z.object({
     /** Names of installed skills this profile may not see (`skill.not_visible` instead of `skill.not_found`). */
     hiddenSkills: z.array(z.string()),
     /**
+     * Every skill a run of some profile may see in this chat, and the chat's preset and character (for the
+     * scopes): each sub-agent's skills are resolved from it for its own profile. Absent in runs stored before
+     * it existed (their sub-agents see the root's skills, narrowed by their own visible/deny).
+     */
+    skillPool: z.object({ presetName: z.string().nullable(), characterAvatar: z.string().nullable(), skills: z.array(RunSkillSchema) }).optional(),
+    /**
+     * Every valid agent profile of the user when the run started, built-ins included: the agents it may
+     * delegate to, frozen with the rest so a resumed run's sub-agents are the ones it started. Set by the engine.
+     */
+    agentProfiles: z.array(ProfileSchema).optional(),
+    /**
      * A run started by a script (`TavernAgent.run`, `/agent run`): its prompt reaches the model as the last
      * user message; a background one writes only scratch/ and summaries/ and never commits. Absent for a
      * run SillyTavern's Send, Regenerate or Swipe started.
@@ -87,10 +98,10 @@ export const RunInputSchema = z.object({
 export type RunInput = z.infer<typeof RunInputSchema>;
 
 /**
- * What the page sends to start a run: the input without the profile. The engine resolved and validated the
- * profile once, in `prepareRun`, and adds it itself: a profile is never validated twice.
+ * What the page sends to start a run: the input without the profiles. The engine resolved and validated the
+ * profiles once, in `prepareRun`, and adds them itself: a profile is never validated twice.
  */
-export const RunRequestSchema = RunInputSchema.omit({ profile: true });
+export const RunRequestSchema = RunInputSchema.omit({ profile: true, agentProfiles: true });
 export type RunRequest = z.infer<typeof RunRequestSchema>;
 
 export const RunOutcomeSchema = z.object({

@@ -1,4 +1,4 @@
-import type { JournalEvent } from './records';
+import type { JournalEvent } from './events';
 import type { ModelStreamDelta } from './model-stream';
 import type { GenerationType, RunOutcome } from './run-input';
 

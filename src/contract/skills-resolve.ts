@@ -1,4 +1,4 @@
-import type { RunSkill, SkillIndexEntry, SkillScope } from './skills';
+import type { RunSkill, SkillScope } from './skills';
 import { scopeKind, SCOPE_ORDER } from './skills';
 
 /** Where a run happens: which preset, profile and character scopes apply to it. */
@@ -40,8 +40,8 @@ export function skillVisible(name: string, rules: SkillVisibilityRules): boolean
  * scope's skill of the same name wins; then the profile's visible/deny, deny winning. Names the profile may
  * not see are returned apart, so the tools can answer `skill.not_visible` rather than `skill.not_found`.
  */
-export function resolveSkills(index: readonly SkillIndexEntry[], context: SkillRunContext, rules: SkillVisibilityRules): ResolvedSkills {
-    const byName = new Map<string, SkillIndexEntry>();
+export function resolveSkills<T extends RunSkill>(index: readonly T[], context: SkillRunContext, rules: SkillVisibilityRules): ResolvedSkills {
+    const byName = new Map<string, T>();
     for (const kind of SCOPE_ORDER) {
         for (const entry of index) {
             if (scopeKind(entry.scope) === kind && scopeApplies(entry.scope, context)) byName.set(entry.name, entry);
@@ -57,4 +57,18 @@ export function resolveSkills(index: readonly SkillIndexEntry[], context: SkillR
         skills.push({ name: entry.name, description: entry.description, scope: entry.scope, hash: entry.hash, files: entry.files.map((f) => ({ ...f })) });
     }
     return { skills, hiddenSkills };
+}
+
+/** The chat's side of a skill context: what applies to a run of any profile in it. */
+export type SkillChatContext = Omit<SkillRunContext, 'profileId'>;
+
+/**
+ * Every skill that a run of SOME profile may see in this chat: the global, preset and character scopes that
+ * apply here, and every profile scope. A run freezes this pool, so each sub-agent resolves its own profile's
+ * skills from it (its `profile` scope, then its visible/deny) exactly as the root's were resolved.
+ */
+export function skillPool<T extends RunSkill>(index: readonly T[], context: SkillChatContext): RunSkill[] {
+    return index
+        .filter((entry) => (entry.scope !== 'global' && 'profile' in entry.scope) || scopeApplies(entry.scope, { ...context, profileId: '' }))
+        .map((entry) => ({ name: entry.name, description: entry.description, scope: entry.scope, hash: entry.hash, files: entry.files.map((f) => ({ ...f })) }));
 }

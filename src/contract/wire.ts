@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { MemoryPayload } from './memory';
 import type { ModelReply, ModelRequest } from './model';
-import type { JournalEvent, RunRecord } from './records';
+import type { RunRecord } from './records';
+import type { JournalEvent } from './events';
 import type { Result } from './result';
 import type { ChatIdentity, GenerationType, RunOutcome, RunRequest } from './run-input';
 import type { Profile } from './profile';
@@ -87,11 +88,8 @@ export interface CommitRequest {
     reasoning?: string;
 }
 
-/** The engine as the main thread sees it through comlink. Every method returns data, never throws. */
-export interface EngineApi {
-    /** Opens the database of one SillyTavern user; idempotent for the same handle. */
-    open(userHandle: string): Promise<Result<HealthReport['database']>>;
-    health(): Promise<Result<HealthReport>>;
+/** Runs: start, stop, steer and resume them; read their records and journals. */
+export interface RunsApi {
     /**
      * Resolves and validates the profile a run will use, and keeps it for that run id: the page gets it for
      * routing its model calls, `startRun` takes it from here.
@@ -101,9 +99,12 @@ export interface EngineApi {
     startRun(request: RunRequest, host: HostBridge): Promise<Result<RunOutcome>>;
     /** Asks a run to stop; the run ends as cancelled at its next step. */
     cancelRun(runId: string, reason: string): Promise<void>;
+    /** Queues the user's guidance for a running run; it reaches the model at the agent's next turn. */
+    guideRun(runId: string, text: string): Promise<Result<{ guidanceId: string }>>;
     /**
-     * Checks that an interrupted run can go on (its inputs kept, no sub-agents) and keeps its plan for
-     * `resumeRun`; the page gets what it needs to check the chat (identity, prefix) and route model calls.
+     * Checks that an interrupted run can go on (its inputs kept in a format that can be resumed) and keeps
+     * its plan for `resumeRun`; the page gets what it needs to check the chat (identity, prefix) and route
+     * model calls.
      */
     prepareResume(runId: string, stored: Record<string, unknown>): Promise<Result<ResumeTicket>>;
     /** Continues the interrupted run from its journal (after prepareResume), as the chat's only writer. */
@@ -113,15 +114,12 @@ export interface EngineApi {
     listRuns(chatKey: string): Promise<Result<RunRecord[]>>;
     /** The runs of any chat by its file id (open or not), oldest first; imported copies excluded. */
     listChatRuns(chatId: string): Promise<Result<RunRecord[]>>;
-    /** Built-ins merged with the user's stored profiles (raw JSON, validated here). */
-    listProfiles(stored: Record<string, unknown>): Promise<ProfileListing[]>;
-    /** The profile a run of `id` would use, or why it cannot be used. */
-    resolveProfile(id: string, stored: Record<string, unknown>): Promise<Result<Profile>>;
-    validateProfile(raw: unknown): Promise<ProfileParse>;
-    importProfiles(text: string): Promise<ImportResult>;
-    exportProfiles(profiles: unknown[]): Promise<string>;
-    listTools(): Promise<ToolInfo[]>;
     getRun(runId: string): Promise<Result<RunRecord>>;
+    readEvents(runId: string, fromSeq: number): Promise<Result<JournalEvent[]>>;
+}
+
+/** Stored runs as the timeline reads and changes them: files, checkpoints, export, import, delete. */
+export interface ArchiveApi {
     /** Visible files first, then the hidden stores (input/, tool-args/, tool-results/, model-responses/). */
     listRunFiles(runId: string): Promise<Result<RunFileInfo[]>>;
     readRunFile(runId: string, path: string): Promise<Result<{ path: string; content: string; version: number }>>;
@@ -134,13 +132,35 @@ export interface EngineApi {
     /** Stores an export read-only for viewing, under a new run id (chat key "imported"). */
     importRun(text: string): Promise<Result<{ runId: string; events: number }>>;
     deleteRun(runId: string): Promise<Result<null>>;
+}
+
+/** Agent profiles and the tools they name. */
+export interface ProfilesApi {
+    /** Built-ins merged with the user's stored profiles (raw JSON, validated here). */
+    listProfiles(stored: Record<string, unknown>): Promise<ProfileListing[]>;
+    /** The profile a run of `id` would use, or why it cannot be used. */
+    resolveProfile(id: string, stored: Record<string, unknown>): Promise<Result<Profile>>;
+    validateProfile(raw: unknown): Promise<ProfileParse>;
+    importProfiles(text: string): Promise<ImportResult>;
+    exportProfiles(profiles: unknown[]): Promise<string>;
+    listTools(): Promise<ToolInfo[]>;
+}
+
+/** The engine's database: open it, check it, keep it bounded. */
+export interface StorageApi {
+    /** Opens the database of one SillyTavern user; idempotent for the same handle. */
+    open(userHandle: string): Promise<Result<HealthReport['database']>>;
+    health(): Promise<Result<HealthReport>>;
     /** Runs stored per chat (runs of deleted chats included), for the storage section. */
     storageOverview(): Promise<Result<{ chats: ChatRunCount[] }>>;
     /** The retention applied after every run (the page sends the user's settings). */
     setRetention(policy: RetentionPolicy): Promise<Result<RetentionPolicy>>;
     /** Applies the retention now, or deletes every run, of some chats or all; live runs are never touched. */
     pruneRuns(request: PruneRequest): Promise<Result<PruneReport>>;
-    readEvents(runId: string, fromSeq: number): Promise<Result<JournalEvent[]>>;
+}
+
+/** Skills: parsed, hashed, zipped and cached in the worker. */
+export interface SkillsApi {
     /** Zips, SKILL.md files or a picked folder's files → one entry per skill (parsed, checked, hashed; not stored). */
     parseSkills(sources: SkillSource[]): Promise<ParsedSkill[]>;
     /** A card's or preset's `extensions.tauritavern.skills` → skills; a bad item is refused alone. */
@@ -154,8 +174,16 @@ export interface EngineApi {
     exportSkillsZip(hashes: string[]): Promise<Result<Uint8Array>>;
     /** The `{version: 1, items}` payload for a card or preset (TauriTavern's format). */
     encodeSkillPayload(hashes: string[]): Promise<Result<unknown>>;
-    /** Queues the user's guidance for a running run; it reaches the model at the agent's next turn. */
-    guideRun(runId: string, text: string): Promise<Result<{ guidanceId: string }>>;
+}
+
+/** Lore proposals' answers. */
+export interface LoreApi {
     /** Journals the user's answer to a lore proposal of the run (issue 19): once per proposal. */
     recordLoreDecision(runId: string, decision: LoreDecision): Promise<Result<null>>;
 }
+
+/**
+ * The engine as the main thread sees it through comlink: the intersection of its facets, each built by its
+ * own factory (engine/api/). Every method returns data, never throws.
+ */
+export type EngineApi = RunsApi & ArchiveApi & ProfilesApi & StorageApi & SkillsApi & LoreApi;

@@ -1,5 +1,6 @@
 import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
-import type { CheckpointRecord, PersistState, RunRecord, StoredEventRecord, WorkspaceFile } from '../contract/records';
+import type { CheckpointRecord, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { StoredEventRecord } from '../contract/events';
 import type { SkillBundle } from '../contract/skills';
 
 export const DATABASE_VERSION = 5;

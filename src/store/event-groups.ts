@@ -1,4 +1,6 @@
-import { RECORD_VERSION, type EventGroupRecord, type JournalEvent, type StoredEventRecord, type WorkspaceFile } from '../contract/records';
+import { RECORD_VERSION, type WorkspaceFile } from '../contract/records';
+import type { EventGroupRecord, StoredEventRecord } from '../contract/events';
+import type { JournalEvent } from '../contract/events';
 import type { EventWrite } from './run-storage';
 
 /**

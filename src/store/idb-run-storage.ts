@@ -1,5 +1,7 @@
 import { unwrap, type IDBPDatabase } from 'idb';
-import type { JournalEvent, StoredEventRecord, WorkspaceFile } from '../contract/records';
+import type { WorkspaceFile } from '../contract/records';
+import type { StoredEventRecord } from '../contract/events';
+import type { JournalEvent } from '../contract/events';
 import { chunkHash, isChunkedPath, splitIntoChunks } from './content-chunks';
 import { eventsOf, groupRecord, inlineFilesOf, isEventGroup, mayBeInline, withoutFiles } from './event-groups';
 import type { ChunkRef, TavernAgentDb } from './db';
@@ -200,6 +202,13 @@ export function createIdbRunStorage(db: Db): RunStorage {
             }
             const tx = db.transaction(['files', 'chunks', 'chunkRefs'], 'readwrite');
             await allOrNothing(tx, (write) => queueFile(tx as never, file, write));
+        },
+        async putFiles(files) {
+            if (files.length === 0) return;
+            const tx = db.transaction(['files', 'chunks', 'chunkRefs'], 'readwrite');
+            await allOrNothing(tx, (write) => {
+                for (const file of files) queueFile(tx as never, file, write);
+            });
         },
         async listFiles(runId) {
             const [files, refs, records] = await Promise.all([

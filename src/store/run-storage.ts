@@ -1,4 +1,5 @@
-import type { CheckpointRecord, EventAttachments, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { CheckpointRecord, EventAttachments, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 
 export type { EventAttachments };
 
@@ -29,6 +30,8 @@ export interface RunStorage {
     appendEvents(writes: EventWrite[]): Promise<void>;
     listEvents(runId: string, fromSeq?: number): Promise<JournalEvent[]>;
     putFile(file: WorkspaceFile): Promise<void>;
+    /** Stores files in one transaction: all of them, or none (a run's frozen inputs). */
+    putFiles(files: WorkspaceFile[]): Promise<void>;
     listFiles(runId: string): Promise<WorkspaceFile[]>;
     getFile(runId: string, path: string): Promise<WorkspaceFile | undefined>;
     listCheckpoints(runId: string, path?: string): Promise<CheckpointRecord[]>;
@@ -90,6 +93,7 @@ export function createMemoryRunStorage(): RunStorage {
         appendEvents,
         async listEvents(runId, fromSeq = 0) { return ofRun(events, runId).filter((e) => e.seq >= fromSeq).sort(bySeq).map(clone); },
         async putFile(file) { files.set(pathKey(file), clone(file)); },
+        async putFiles(list) { for (const file of list) files.set(pathKey(file), clone(file)); },
         async listFiles(runId) { return ofRun(files, runId).sort((a, b) => byString(a.path, b.path)).map(clone); },
         async getFile(runId, path) { const file = files.get(pathKey({ runId, path })); return file && clone(file); },
         async listCheckpoints(runId, path) {

@@ -53,7 +53,8 @@ export interface AgentAccess {
     readonly taskId: string | null;
     list(filter: { purpose: 'any' | 'delegate' | 'handoff'; query?: string; limit: number }): AgentCard[];
     delegate(agentId: string, task: TaskSpec): { ok: true; taskId: string; agentName: string } | { ok: false; error: ToolError };
-    await(request: { taskIds?: string[]; mode: 'nextCompleted' | 'allCompleted' | 'statusOnly'; timeoutMs: number }): Promise<{ ok: true; tasks: TaskCapsule[]; timedOut: boolean } | { ok: false; error: ToolError }>;
+    /** `delivered`: the finished tasks whose results this answer hands over (the parent has seen them). */
+    await(request: { taskIds?: string[]; mode: 'nextCompleted' | 'allCompleted' | 'statusOnly'; timeoutMs: number }): Promise<{ ok: true; tasks: TaskCapsule[]; timedOut: boolean; delivered: string[] } | { ok: false; error: ToolError }>;
     /** Stores the result of this agent's task and ends it (only inside a task). */
     returnResult(result: TaskResult): Promise<{ ok: true; resultPath: string; summaryPath: string } | { ok: false; error: ToolError }>;
 }

@@ -1,26 +1,12 @@
 import type * as z from 'zod';
-import type { ToolError } from '../contract/errors';
 import type { Workspace } from '../workspace/workspace';
 import type { RunInput } from '../contract/run-input';
 import type { SkillFile } from '../contract/skills';
 import type { AgentAccess } from './agent-access';
 import type { JournalWriter } from '../workspace/journal-writer';
 
-/** What a tool gives back: bounded text for the model, details for the panel and the audit store. */
-export interface ToolResult {
-    content: string;
-    details?: Record<string, unknown>;
-}
-
-export type ToolOutcome = { ok: true; result: ToolResult } | { ok: false; error: ToolError };
-
-export function success(content: string, details?: Record<string, unknown>): ToolOutcome {
-    return details === undefined ? { ok: true, result: { content } } : { ok: true, result: { content, details } };
-}
-
-export function failure(error: ToolError): ToolOutcome {
-    return { ok: false, error };
-}
+export { failure, success, type ToolOutcome, type ToolResult } from '../contract/tool-outcome';
+import type { ToolOutcome } from '../contract/tool-outcome';
 
 /**
  * A commit either lands, or is refused in a way the model can act on: the user edited the message

@@ -1,4 +1,4 @@
-import type { JournalEvent } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 import type { RunObserver } from '../contract/run-observer';
 import { appendLive, endLive, startLive } from './timeline/run-store';
 import { clearModelDeltas, settleModelDeltas, showModelDelta } from './timeline/streaming-turn';

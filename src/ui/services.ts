@@ -79,7 +79,7 @@ export interface PanelServices {
     };
     /** A yes/no question in SillyTavern's own popup. */
     confirm(question: string): Promise<boolean>;
-    /** Retention settings and persistent storage (host/storage-settings.ts); without it the section only shows usage and prunes. */
+    /** Retention settings and persistent storage (host/settings/storage-settings.ts); without it the section only shows usage and prunes. */
     storage?: {
         retention(): RetentionPolicy;
         saveRetention(policy: RetentionPolicy): void;

@@ -1,5 +1,8 @@
 import type { EventPayloads, EventType } from '../contract/events';
-import type { EventAttachments, JournalEvent, WorkspaceFile } from '../contract/records';
+import type { ModelTurn } from '../contract/model';
+import type { ToolOutcome } from '../contract/tool-outcome';
+import type { EventAttachments, WorkspaceFile } from '../contract/records';
+import type { JournalEvent } from '../contract/events';
 
 export interface AppendOptions {
     /**
@@ -7,6 +10,11 @@ export interface AppendOptions {
      * (the caller does not await it; a failure is reported by the next append).
      */
     defer?: boolean;
+    /**
+     * What the event's files hold, already decoded by the caller (the model turn of a response, the outcome
+     * of a call), for the run's projection of its journal: the same values it would read back from the files.
+     */
+    decoded?: { turn?: ModelTurn; outcome?: ToolOutcome };
 }
 
 /**
@@ -21,4 +29,6 @@ export interface JournalWriter {
 export interface FileStore {
     /** Rejects with a RunFailure (`store.write_failed` / `store.quota_exceeded`) when storage fails. */
     putFile(file: WorkspaceFile): Promise<void>;
+    /** Stores files in one write: all of them or none. */
+    putFiles(files: WorkspaceFile[]): Promise<void>;
 }

@@ -124,5 +124,5 @@ test('run() refuses a second run while one is going on, and cancel() stops it', 
     // resume once the run is over for the page too, or it is refused as still running.
     await page.waitForFunction(() => !globalThis.TavernAgent!.status().run, undefined, { timeout: 10_000, polling: 50 });
     const resume = await page.evaluate((id) => globalThis.TavernAgent!.resume(id).then(() => 'resumed', (error: Error) => error.message), runId);
-    assert.match(resume, /cancelled; only an interrupted run can be resumed\. \(run\.not_resumable\)/, 'a cancelled run is not resumed');
+    assert.match(resume, /cancelled; only an interrupted run can be resumed\. \(run\.not_interrupted\)/, 'a cancelled run is not resumed');
 });

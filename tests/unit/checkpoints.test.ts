@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import type { CheckpointRecord } from '../../src/contract/records';
 import { FULL_COPY_EVERY, lineDiff, makeCheckpoint, rebuildCheckpoint } from '../../src/workspace/checkpoints';
 import { storeCheckpoint, suitesPerStorageKind } from '../fixtures/storage-kinds';
+import { journalEvent } from '../fixtures/journal-events';
 
 const perStorageKind = suitesPerStorageKind();
 
@@ -211,7 +212,7 @@ perStorageKind.describe('checkpoints stored and read back', () => {
         // Half as the workspace stores them (with the journal event that records them), half on their own.
         for (const [i, record] of shuffledRecords.entries()) {
             if (i % 2 === 0) await storeCheckpoint(storage, record);
-            else await storage.appendEvent({ v: 1, runId: record.runId, seq: record.seq, at: record.at, type: 'checkpoint', payload: {} }, { checkpoints: [record] });
+            else await storage.appendEvent(journalEvent(record.runId, record.seq, 'checkpoint', { seq: record.seq, path: record.path, version: 0, full: record.full !== null }, record.at), { checkpoints: [record] });
         }
         const other = makeCheckpoint({ runId: 'run-cp', seq: 1000, path: 'scratch/other.md', previous: null, next: 'other', indexForPath: 0, at: 1 });
         await storeCheckpoint(storage, other);

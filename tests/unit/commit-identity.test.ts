@@ -4,8 +4,8 @@
 // Run: node --import tsx --test tests/unit/commit-identity.test.ts
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { attachMemoryToChat, commitToChat, type CommitTarget } from '../../src/host/commit';
-import type { ChatMessage, StContext } from '../../src/host/st-context';
+import { attachMemoryToChat, commitToChat, type CommitTarget } from '../../src/host/chat/commit';
+import type { ChatMessage, StContext } from '../../src/host/sillytavern/st-context';
 
 interface FakeSt {
     chat: ChatMessage[];

@@ -7,8 +7,9 @@ import type { WireMessage } from '../../src/contract/model';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import { fail, ok } from '../../src/contract/result';
 import { RunInputSchema, type RunInput } from '../../src/contract/run-input';
-import { GuidanceQueue, guidanceMessage } from '../../src/engine/guidance-queue';
+import { GuidanceQueue, guidanceMessage } from '../../src/engine/agents/guidance-queue';
 import { payloadsOf, rawCall as call, rawResponse, replyOf, runHarness, toolTurn as tools } from '../fixtures/run-harness';
+import { eventFact } from '../../src/contract/events';
 
 function makeInput(runId: string): RunInput {
     return RunInputSchema.parse({
@@ -53,7 +54,7 @@ describe('commit over the user edit', () => {
         const journal = await h.journal('run-conflict');
         assert.equal(payloadsOf(journal, 'commit').length, 2, 'only the commits that landed are journaled as commits');
         assert.deepEqual(
-            payloadsOf<{ code: string }>(journal, 'tool-call-fail').map((p) => p.code),
+            payloadsOf(journal, 'tool-call-fail').map((p) => p.code),
             ['workspace.commit_conflict'],
         );
     });
@@ -131,7 +132,7 @@ describe('guidance', () => {
             return result.ok ? null : result.error.code;
         };
         assert.equal(await code('Soon.'), 'run.not_found');
-        queue.bind({ append: async (type, payload) => ({ v: 1, runId: 'r', seq: 0, at: 0, type, payload }) });
+        queue.bind({ append: async (type, payload) => ({ v: 1, runId: 'r', seq: 0, at: 0, ...eventFact(type, payload) }) });
         assert.equal(await code('   '), 'run.invalid_input');
         assert.equal(await code('x'.repeat(4001)), 'run.invalid_input');
         assert.equal(await code('Fine.'), null);

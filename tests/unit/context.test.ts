@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyContextSettings } from '../../src/engine/context';
+import { applyContextSettings } from '../../src/engine/agents/context';
 import type { WorldInfoEntry } from '../../src/contract/run-input';
 
 const dragon: WorldInfoEntry = { book: 'Lore', uid: 1, title: 'Dragons', keys: ['dragon'], content: 'Dragons sleep under the mountains.', constant: false };

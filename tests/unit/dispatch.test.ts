@@ -7,8 +7,8 @@ import * as z from 'zod';
 import { toolError } from '../../src/contract/errors';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import type { RunInput } from '../../src/contract/run-input';
-import { Budget } from '../../src/engine/budget';
-import { Dispatcher } from '../../src/engine/dispatch';
+import { Budget } from '../../src/engine/agents/budget';
+import { Dispatcher } from '../../src/engine/agents/dispatch';
 import { toolResultText } from '../../src/contract/tool-result-text';
 import type { ToolOutcome } from '../../src/tools/tool';
 
@@ -18,7 +18,7 @@ interface Dispatched {
     args?: unknown;
     outcome: ToolOutcome;
 }
-import { Journal } from '../../src/engine/journal';
+import { Journal } from '../../src/engine/journal/journal';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import { aliasOf, defineTool, failure, success, type RunControls, type ToolContext, type ToolDefinition } from '../../src/tools/tool';
@@ -90,6 +90,8 @@ function setup(tools: Partial<Profile['tools']>, registry?: readonly ToolDefinit
     let n = 0;
     const dispatch = async (name: string, args: Record<string, unknown> | string = {}, wrapUp = false): Promise<Dispatched> => {
         const prepared = dispatcher.prepare({ id: `c${(n += 1)}`, name, argumentsText: typeof args === 'string' ? args : JSON.stringify(args) }, wrapUp);
+        // As the engine does: the call's start is journaled with `counts`, and the run's projection counts it.
+        if (prepared.counts && prepared.canonical) budget.countCall(prepared.canonical);
         return { canonical: prepared.canonical, ...(prepared.ready ? { args: prepared.args } : {}), outcome: await dispatcher.execute(prepared, ctx) };
     };
     return { dispatcher, budget, dispatch, executed: fake.executed, workspace: ctx.workspace };

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import type { ExtToolApproval } from '../../src/contract/ext-tools';
-import { callExtTool, decideExtToolCall, dropExtToolApprovals, onExtToolApprovals, registeredExtTools } from '../../src/host/ext-tools';
+import { callExtTool, decideExtToolCall, dropExtToolApprovals, onExtToolApprovals, registeredExtTools } from '../../src/host/ext-tools/ext-tools';
 
 interface FakeTool {
     name: string;

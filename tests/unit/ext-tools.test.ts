@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ExtToolCallReply, ExtToolSpec } from '../../src/contract/ext-tools';
 import { ProfileSchema, WRITER_PROFILE, type Profile } from '../../src/contract/profile';
-import { Budget } from '../../src/engine/budget';
-import { Dispatcher } from '../../src/engine/dispatch';
+import { Budget } from '../../src/engine/agents/budget';
+import { Dispatcher } from '../../src/engine/agents/dispatch';
 import { extToolDefinitions } from '../../src/tools/ext';
 import type { ToolContext } from '../../src/tools/tool';
+import { sampleRunInput } from '../fixtures/run-input';
 
 const WEATHER: ExtToolSpec = {
     name: 'GetWeather',
@@ -18,16 +19,20 @@ const WEATHER: ExtToolSpec = {
 
 function setup(allow: string[], reply: ExtToolCallReply = { ok: true, text: 'sunny' }) {
     const calls: Array<{ name: string; args: unknown }> = [];
-    const tools = extToolDefinitions([WEATHER], async (name, args) => {
+    const asked: boolean[] = [];
+    const tools = extToolDefinitions([WEATHER], async (name, args, _signal, ask) => {
         calls.push({ name, args });
+        asked.push(ask);
         return reply;
     });
     const profile: Profile = { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, allow: [...WRITER_PROFILE.tools.allow, ...allow] } };
     const dispatcher = new Dispatcher(tools, profile, new Budget(profile.tools));
-    return { dispatcher, calls };
+    return { dispatcher, calls, asked };
 }
 
-const context = { signal: new AbortController().signal } as ToolContext;
+/** Only what the ext tools read of their context: the signal, and the calling agent's profile in its input. */
+const contextFor = (profile: Profile) => ({ signal: new AbortController().signal, input: sampleRunInput({ profile }) }) as ToolContext;
+const context = contextFor(WRITER_PROFILE);
 
 test('other extensions\' tools are offered only when the profile names them: "*" does not reach them', () => {
     assert.deepEqual(setup([]).dispatcher.wireTools(false), [], 'none by default');
@@ -59,6 +64,14 @@ test('arguments are checked against the tool\'s JSON schema before the page is a
     const result = await dispatcher.execute(good, context);
     assert.deepEqual(calls, [{ name: 'GetWeather', args: { city: 'Paris', days: 2 } }]);
     assert.equal(result.ok && result.result.content, 'sunny');
+});
+
+test('the calling agent\'s own profile says whether the user is asked first (a sub-agent\'s, not the root\'s)', async () => {
+    const { dispatcher, asked } = setup(['ext.*']);
+    const call = () => dispatcher.prepare({ id: 'c', name: 'ext_GetWeather', argumentsText: '{"city":"Oslo"}' }, false);
+    await dispatcher.execute(call(), context);
+    await dispatcher.execute(call(), contextFor({ ...WRITER_PROFILE, extTools: { askBeforeCall: true } }));
+    assert.deepEqual(asked, [false, true]);
 });
 
 test('a denial, a time-out and a failure are recoverable tool errors with their codes', async () => {

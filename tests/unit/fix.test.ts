@@ -7,8 +7,8 @@ import { describe, it } from 'node:test';
 import type { MemoryPayload } from '../../src/contract/memory';
 import { ok } from '../../src/contract/result';
 import type { PrefixMessage } from '../../src/contract/run-input';
-import { parseFixArguments, resolveFixTarget } from '../../src/host/fix-target';
-import { loadStoredInput } from '../../src/engine/stored-input';
+import { parseFixArguments, resolveFixTarget } from '../../src/host/chat/fix-target';
+import { loadStoredInput } from '../../src/engine/run/stored-input';
 import { rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
 
@@ -94,7 +94,7 @@ describe('a fix run', () => {
         const files = await h.files('fix-1');
         assert.equal(files.get('output/main.md'), 'You wake in the glade.');
         // Kept with the run's frozen input, so a resumed fix run is still a fix of that message.
-        assert.deepEqual((await loadStoredInput(h.storage, 'fix-1'))?.fix, input.fix);
+        assert.deepEqual((await loadStoredInput(h.storage, 'fix-1'))?.input.fix, input.fix);
     });
 
     it("starts from the fixed message's memory (not a later one's) and writes its own whole into it", async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WireMessage } from '../../src/contract/model';
-import { prepareRunGenerationParameters, runGenerationParameters } from '../../src/host/generation-parameters';
-import type { OpenAiModule } from '../../src/host/st-internals';
+import { prepareRunGenerationParameters, runGenerationParameters } from '../../src/host/model/generation-parameters';
+import type { OpenAiModule } from '../../src/host/sillytavern/st-internals';
 
 /** SillyTavern's openai.js as far as the builder uses it, counting how often it builds parameters. */
 function fakeOpenAi(model: string) {

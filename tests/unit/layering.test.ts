@@ -3,8 +3,9 @@
 // Run: node --import tsx --test tests/unit/layering.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sourceFiles } from '../fixtures/source-files';
 
 const src = path.resolve(import.meta.dirname, '../../src');
 
@@ -27,16 +28,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     // The runtime src/index.ts loads on first use: wires host and ui like index.
     runtime: ['host', 'ui', 'contract', 'i18n', 'runtime'],
 };
-
-function sourceFiles(dir: string): string[] {
-    return readdirSync(dir)
-        .sort()
-        .flatMap((name) => {
-            const full = path.join(dir, name);
-            if (statSync(full).isDirectory()) return sourceFiles(full);
-            return /\.tsx?$/.test(name) ? [full] : [];
-        });
-}
 
 function layerOf(file: string): string {
     const [first = '', second] = path.relative(src, file).split(path.sep);

@@ -1,8 +1,8 @@
 // Run: node --import tsx --test tests/unit/lazy-public-api.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLazyPublicApi } from '../../src/host/lazy-public-api';
-import { createPublicApi, type TavernAgentApi } from '../../src/host/public-api';
+import { createLazyPublicApi } from '../../src/host/api/lazy-public-api';
+import { createPublicApi, type TavernAgentApi } from '../../src/host/api/public-api';
 import type { SkillsService } from '../../src/contract/skills-service';
 
 const idle = { enabled: false, chatId: null, profileId: 'writer', run: null };

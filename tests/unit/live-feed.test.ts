@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import { createLiveFeed } from '../../src/ui/live-feed';
 import { provideServices, type PanelServices } from '../../src/ui/services';
 import { viewedRun, viewRevision } from '../../src/ui/timeline/run-store';

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { applyMemory, encodeMemory, memoryBytes, type MemoryPayload } from '../../src/contract/memory';
 import { ok } from '../../src/contract/result';
 import type { PrefixMessage } from '../../src/contract/run-input';
-import { memoryBase } from '../../src/engine/memory-base';
+import { memoryBase } from '../../src/engine/run/memory-base';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
 import { payloadsOf, rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
@@ -115,9 +115,9 @@ describe('a finished run writes its memory into its message', () => {
         const outcome = await h.run(sampleRunInput({ runId: 'big' }));
         assert.equal(outcome.state, 'completed');
         assert.equal(h.commits.length, 1);
-        const [event] = payloadsOf<{ stored: boolean; reason: string }>(await h.journal('big'), 'memory-attach');
+        const [event] = payloadsOf(await h.journal('big'), 'memory-attach');
         assert.equal(event!.stored, false);
-        assert.match(event!.reason, /kept in this browser only/);
+        assert.match(event!.reason ?? '', /kept in this browser only/);
         assert.equal((await h.storage.getPersistState('big'))?.files['persist/notes.md'], big);
     });
 

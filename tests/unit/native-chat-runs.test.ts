@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { IMPORTED_CHAT_KEY } from '../../src/contract/archive';
 import { RECORD_VERSION, type RunRecord } from '../../src/contract/records';
-import { runsOfChat } from '../../src/engine/chat-runs';
+import { runsOfChat } from '../../src/engine/archive/chat-runs';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
 
 const record = (runId: string, chatKey: string, chatId: string, createdAt: number, state: RunRecord['state'] = 'completed'): RunRecord => ({

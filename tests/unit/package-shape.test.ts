@@ -30,7 +30,7 @@ test('manifest points at files that exist and agrees with package.json', () => {
 
 test('the interceptor name in the manifest is the one the bundle registers', () => {
     const manifest = readJson('manifest.json');
-    const source = readFileSync(path.join(root, 'src/host/interceptor.ts'), 'utf8');
+    const source = readFileSync(path.join(root, 'src/host/run/interceptor.ts'), 'utf8');
     assert.ok(source.includes(`'${manifest.generate_interceptor}'`));
 });
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILT_IN_PROFILES, isToolAllowed, PROFILE_VERSION, ProfileSchema, WRITER_PROFILE } from '../../src/contract/profile';
 import { exportProfiles, importProfiles, parseProfile } from '../../src/contract/profile-migrations';
-import { listProfiles, resolveProfile } from '../../src/engine/profiles';
+import { listProfiles, resolveProfile } from '../../src/engine/agents/profiles';
 import { ALL_TOOLS } from '../../src/tools/registry';
 
 const fixture = (name: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/profiles', name), 'utf8'));

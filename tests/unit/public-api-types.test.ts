@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createPublicApi } from '../../src/host/public-api';
+import { createPublicApi } from '../../src/host/api/public-api';
 import type { SkillsService } from '../../src/contract/skills-service';
 
 const root = path.resolve(import.meta.dirname, '../..');

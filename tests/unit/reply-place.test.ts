@@ -1,6 +1,6 @@
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { replyPlace } from '../../src/host/reply-place';
+import { replyPlace } from '../../src/host/chat/reply-place';
 
 /** Where a run's reply is, read from a chat shaped as SillyTavern keeps it (marker in extra, per swipe in swipe_info). */
 

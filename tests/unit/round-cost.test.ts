@@ -5,7 +5,7 @@ import { it } from 'node:test';
 import type { ModelReply, ModelRequest, WireMessage } from '../../src/contract/model';
 import { ok } from '../../src/contract/result';
 import type { RunStorage } from '../../src/store/run-storage';
-import { createConversationStore } from '../../src/host/conversation-store';
+import { createConversationStore } from '../../src/host/model/conversation-store';
 import { rawCall, runHarness, toolTurn, type Step } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';

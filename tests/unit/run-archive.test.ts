@@ -1,13 +1,14 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunStorage } from '../../src/store/run-storage';
-import { runAgent } from '../../src/engine/run';
+import { runAgent } from '../../src/engine/run/run-lifecycle';
 import { ALL_TOOLS } from '../../src/tools/registry';
-import { checkpointDiff, exportRun, importRun, IMPORTED_CHAT_KEY, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from '../../src/engine/run-archive';
+import { checkpointDiff, exportRun, importRun, IMPORTED_CHAT_KEY, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from '../../src/engine/archive/run-archive';
 import { ok } from '../../src/contract/result';
 import type { ModelReply } from '../../src/contract/model';
 import { sampleRunInput } from '../fixtures/run-input';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';
+import { journalEvent } from '../fixtures/journal-events';
 
 const { describe, newStorage } = suitesPerStorageKind();
 
@@ -153,12 +154,12 @@ describe('run archive', () => {
     });
 
     it('runs left unfinished by a reload become interrupted, journaled; ended runs are left alone', async () => {
-        const { markInterruptedRuns } = await import('../../src/engine/interrupted');
+        const { markInterruptedRuns } = await import('../../src/engine/tabs/sweep');
         const storage = newStorage();
         await finishedRun(storage, 'done');
         const base = (await storage.getRun('done'))!;
         await storage.putRun({ ...base, runId: 'cut-off', state: 'running' });
-        await storage.appendEvent({ v: 1, runId: 'cut-off', seq: 0, at: 1, type: 'run-create', payload: {} });
+        await storage.appendEvent(journalEvent('cut-off', 0, 'run-create', { chatKey: base.chatKey, chatId: base.chatId, profileId: 'writer', generationType: 'normal', foreground: true }, 1));
         assert.equal(await markInterruptedRuns(storage), 1);
         const cut = (await storage.getRun('cut-off'))!;
         assert.equal(cut.state, 'interrupted');

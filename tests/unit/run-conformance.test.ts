@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as z from 'zod';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
-import { MAX_TOOL_OUTPUT_CHARS } from '../../src/engine/dispatch';
-import { runAgent } from '../../src/engine/run';
-import { isRetryable, MAX_RETRY_DELAY_MS, retryDelay } from '../../src/engine/model-retry';
+import { MAX_TOOL_OUTPUT_CHARS } from '../../src/engine/projection/model-notes';
+import { runAgent } from '../../src/engine/run/run-lifecycle';
+import { isRetryable, MAX_RETRY_DELAY_MS, retryDelay } from '../../src/engine/loop/model-retry';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import { aliasOf, defineTool, success } from '../../src/tools/tool';
@@ -31,7 +31,7 @@ describe('commit and finish keep their own caps', () => {
         const outcome = await h.run(sampleRunInput({ runId: 'commit-cap' }));
         assert.equal(outcome.state, 'completed');
         assert.equal(h.commits.length, 10);
-        const refused = payloadsOf<Fail>(await h.journal('commit-cap'), 'tool-call-fail');
+        const refused = payloadsOf(await h.journal('commit-cap'), 'tool-call-fail');
         assert.deepEqual(refused.map((f) => f.code), ['tool.budget_exhausted', 'tool.budget_exhausted']);
         assert.match(refused[0]!.message, /workspace\.commit may be called at most 10 times/);
     });
@@ -105,7 +105,7 @@ describe('read limits and range codes', () => {
             ],
         });
         await h.run(sampleRunInput({ runId: 'reads' }));
-        const fails = payloadsOf<Fail>(await h.journal('reads'), 'tool-call-fail');
+        const fails = payloadsOf(await h.journal('reads'), 'tool-call-fail');
         assert.deepEqual(fails.map((f) => f.code), ['workspace.read_too_large', 'workspace.invalid_range', 'workspace.invalid_range']);
     });
 });
@@ -116,7 +116,7 @@ describe('budgets count calls with invalid arguments', () => {
         const h = runHarness({ script: [bad(), bad(), bad(), toolTurn(write('w'), commit('c'), finish('f'))] });
         const outcome = await h.run(sampleRunInput({ runId: 'bad-json' }), profileWith({ maxCallsPerRun: 3 }));
         const journal = await h.journal('bad-json');
-        assert.deepEqual(payloadsOf<{ reason: string; calls: number }>(journal, 'budget-wrap-up'), [{ reason: 'maxCallsPerRun', rounds: 3, calls: 3 }]);
+        assert.deepEqual(payloadsOf(journal, 'budget-wrap-up'), [{ reason: 'maxCallsPerRun', rounds: 3, calls: 3 }]);
         // In the wrap-up turn only commit and finish run: the write is refused, so nothing can be committed.
         assert.equal(outcome.state, 'failed');
         assert.equal(outcome.error?.code, 'run.budget_exhausted');
@@ -139,7 +139,7 @@ describe('tool-call records are keyed by a run-unique id', () => {
         assert.equal(args.length, 4);
         assert.equal(files.get(args[0]!), JSON.stringify({ path: 'scratch/a.md', content: 'a' }));
         assert.equal(files.get(args[1]!), JSON.stringify({ path: 'output/main.md', content: 'b' }));
-        const starts = payloadsOf<{ callId: string; providerCallId: string }>(await h.journal('call0'), 'tool-call-start');
+        const starts = payloadsOf(await h.journal('call0'), 'tool-call-start');
         assert.equal(new Set(starts.map((s) => s.callId)).size, 4);
         assert.deepEqual(starts.map((s) => s.providerCallId), ['call_0', 'call_0', 'call_0', 'call_0']);
     });
@@ -150,9 +150,9 @@ describe('the safety net around tools', () => {
         const truncated = replyOf(rawResponse(null, [write('w', 'output/main.md', 'The reply, cut o')], 'length'));
         const h = runHarness({ script: [truncated, toolTurn(write('w2'), commit('c'), finish('f'))] });
         await h.run(sampleRunInput({ runId: 'cut' }));
-        const fails = payloadsOf<Fail>(await h.journal('cut'), 'tool-call-fail');
+        const fails = payloadsOf(await h.journal('cut'), 'tool-call-fail');
         assert.deepEqual(fails.map((f) => f.code), ['model.response_truncated']);
-        const writes = payloadsOf<{ path: string; chars: number }>(await h.journal('cut'), 'file-write');
+        const writes = payloadsOf(await h.journal('cut'), 'file-write');
         assert.deepEqual(writes.map((w) => w.chars), ['The reply.'.length], 'only the second, complete write ran');
         assert.match(h.requests[1]!.messages.at(-1)!.content ?? '', /^ERROR model\.response_truncated/);
     });
@@ -214,7 +214,7 @@ describe('retries', () => {
         const input = sampleRunInput({ runId: 'retry', retry: { maxRetries: 3, baseDelayMs: 4 } });
         const outcome = await h.run(input);
         assert.equal(outcome.state, 'completed');
-        const delays = payloadsOf<{ delayMs: number }>(await h.journal('retry'), 'model-retry').map((r) => r.delayMs);
+        const delays = payloadsOf(await h.journal('retry'), 'model-retry').map((r) => r.delayMs);
         // Retry-After 1 ms, then 3 ms; then backoff 4·2² = 16 ms, jittered to half with random 0.
         assert.deepEqual(delays, [1, 3, 8]);
     });

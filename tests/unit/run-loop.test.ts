@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ModelReply, WireMessage } from '../../src/contract/model';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
+import { payloadsOf } from '../fixtures/run-harness';
 import { fail, type Result } from '../../src/contract/result';
 import { RunInputSchema, type PrefixMessage, type RunInput } from '../../src/contract/run-input';
 import type { CommitRequest } from '../../src/contract/wire';
@@ -85,11 +86,10 @@ function happyScript(reply = REPLY): Step[] {
     ];
 }
 
-const typesOf = (events: JournalEvent[]) => events.map((event) => event.type);
-const ofType = <T = Record<string, unknown>>(events: JournalEvent[], type: string) =>
-    events.filter((event) => event.type === type).map((event) => event.payload as T);
+const typesOf = (events: JournalEvent[]) => events.map((event): string => event.type);
+const ofType = payloadsOf;
 const transitions = (events: JournalEvent[]) =>
-    ofType<{ from: string | null; to: string }>(events, 'run-state').map((p) => `${p.from}→${p.to}`);
+    ofType(events, 'run-state').map((p) => `${p.from}→${p.to}`);
 
 /** Every key anywhere in a JSON value. */
 function allKeys(value: unknown, out = new Set<string>()): Set<string> {
@@ -156,8 +156,8 @@ describe('runAgent: a complete run', () => {
         }
         assert.equal(ofType(journal, 'model-request').length, 2);
         assert.equal(ofType(journal, 'model-response').length, 2);
-        assert.deepEqual(ofType<{ providerCallId: string }>(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c', 'call-f']);
-        assert.deepEqual(ofType<{ callId: string }>(journal, 'tool-call-complete').map((p) => p.callId), ['call-0001', 'call-0002', 'call-0003']);
+        assert.deepEqual(ofType(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c', 'call-f']);
+        assert.deepEqual(ofType(journal, 'tool-call-complete').map((p) => p.callId), ['call-0001', 'call-0002', 'call-0003']);
         assert.deepEqual(ofType(journal, 'tool-call-fail'), []);
         const commit = ofType(journal, 'commit');
         assert.deepEqual(commit, [{ path: 'output/main.md', mode: 'replace', messageId: 5, chars: REPLY.length, reason: 'done' }]);
@@ -262,7 +262,7 @@ describe('runAgent: a complete run', () => {
         const second = h.requests[1]!.messages;
         assert.match(toolMessage(second, 'call-bad').content!, /^ERROR workspace\.file_not_found: .*\nHint: ./s);
         assert.match(toolMessage(second, 'call-x').content!, /^ERROR tool\.not_allowed: /);
-        const fails = ofType<{ callId: string; code: string }>(await h.journal('run-recover'), 'tool-call-fail');
+        const fails = ofType(await h.journal('run-recover'), 'tool-call-fail');
         assert.deepEqual(fails.map((f) => [f.callId, f.code]), [['call-0001', 'workspace.file_not_found'], ['call-0002', 'tool.not_allowed']]);
     });
 });
@@ -280,7 +280,7 @@ describe('runAgent: failures', () => {
         const journal = await h.journal('run-malformed');
         assert.deepEqual(h.pushed, journal);
         assert.equal(ofType(journal, 'persist-promote').length, 0);
-        const [runFail] = ofType<{ code: string; detail: string | null }>(journal, 'run-fail');
+        const [runFail] = ofType(journal, 'run-fail');
         assert.equal(runFail?.code, 'model.malformed_response');
         assert.ok(runFail?.detail, 'the technical detail is journaled');
         assert.equal(transitions(journal).at(-1), 'running→failed');
@@ -302,7 +302,7 @@ describe('runAgent: failures', () => {
         assert.equal(ofType(journal, 'commit').length, 0);
         assert.equal(ofType(journal, 'run-finish').length, 0);
         assert.equal(ofType(journal, 'persist-promote').length, 0);
-        assert.deepEqual(ofType<{ providerCallId: string }>(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c']);
+        assert.deepEqual(ofType(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c']);
         assert.equal(transitions(journal).at(-1), 'awaiting_commit→failed');
     });
 
@@ -336,7 +336,7 @@ describe('runAgent: failures', () => {
         assert.equal(ofType(journal, 'run-fail').length, 0);
         assert.equal(ofType(journal, 'commit').length, 0);
         assert.equal(ofType(journal, 'persist-promote').length, 0);
-        assert.deepEqual(ofType<{ providerCallId: string }>(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w']);
+        assert.deepEqual(ofType(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w']);
         assert.equal(transitions(journal).at(-1), 'running→cancelled');
         assert.equal((await h.storage.getRun('run-cancel'))?.state, 'cancelled');
         assert.equal(await h.storage.getPersistState('run-cancel'), undefined);
@@ -366,7 +366,7 @@ describe('runAgent: failures', () => {
         assert.equal(outcome.state, 'failed');
         assert.equal(outcome.error?.code, 'model.request_failed');
         assert.equal(h.requests.length, 3, '1 attempt + maxRetries (2) retries');
-        const retries = ofType<{ round: number; attempt: number; delayMs: number; status: number | null }>(await h.journal('run-retry-fail'), 'model-retry');
+        const retries = ofType(await h.journal('run-retry-fail'), 'model-retry');
         assert.deepEqual(retries.map((r) => [r.round, r.attempt, r.delayMs, r.status]), [[1, 1, 0, 429], [1, 2, 0, 503]]);
     });
 
@@ -489,8 +489,8 @@ describe('runAgent: budgets', () => {
 
         const journal = await h.journal('run-rounds');
         assert.deepEqual(ofType(journal, 'budget-wrap-up'), [{ reason: 'maxRounds', rounds: 2, calls: 2 }]);
-        assert.deepEqual(ofType<{ wrapUp: boolean }>(journal, 'model-request').map((p) => p.wrapUp), [false, false, true]);
-        const late = ofType<{ callId: string; code: string }>(journal, 'tool-call-fail');
+        assert.deepEqual(ofType(journal, 'model-request').map((p) => p.wrapUp), [false, false, true]);
+        const late = ofType(journal, 'tool-call-fail');
         assert.deepEqual(late.map((f) => [f.callId, f.code]), [['call-0003', 'tool.budget_exhausted']]);
         assert.equal((await h.files('run-rounds')).has('scratch/late.md'), false);
         // The wrap-up notice is journaled before the wrap-up request.
@@ -536,7 +536,7 @@ describe('runAgent: budgets', () => {
         assert.match(third, /^ERROR tool\.budget_exhausted: /);
         assert.doesNotMatch(toolMessage(h.requests[2]!.messages, 'call-l2').content!, /^ERROR/);
         const journal = await h.journal('run-per-tool');
-        assert.deepEqual(ofType<{ callId: string; code: string }>(journal, 'tool-call-fail').map((f) => [f.callId, f.code]), [['call-0003', 'tool.budget_exhausted']]);
+        assert.deepEqual(ofType(journal, 'tool-call-fail').map((f) => [f.callId, f.code]), [['call-0003', 'tool.budget_exhausted']]);
         // A per-tool limit is not a run budget: no wrap-up.
         assert.equal(ofType(journal, 'budget-wrap-up').length, 0);
     });
@@ -559,7 +559,7 @@ describe('runAgent: plain text instead of tool calls', () => {
         ]);
         assert.equal((await h.files('run-plain')).get('output/direct_output.md'), 'The end.');
         assert.deepEqual(
-            ofType<{ path: string; mode: string }>(journal, 'file-write').map((p) => [p.path, p.mode]),
+            ofType(journal, 'file-write').map((p) => [p.path, p.mode]),
             Array.from({ length: 3 }, () => ['output/direct_output.md', 'direct_output']),
         );
         // The model sees its own text and then a reminder.
@@ -666,7 +666,7 @@ describe('runAgent: persist/ and finish', () => {
         assert.equal(files.has('scratch/after.md'), false);
         assert.equal(files.has('tool-results/call-0004.json'), false);
         const journal = await h.journal('run-after-finish');
-        assert.deepEqual(ofType<{ providerCallId: string }>(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c', 'call-f']);
+        assert.deepEqual(ofType(journal, 'tool-call-start').map((p) => p.providerCallId), ['call-w', 'call-c', 'call-f']);
         assert.equal(ofType(journal, 'commit').length, 1);
     });
 

@@ -3,8 +3,10 @@
 // Run: node --import tsx --test tests/unit/run-storage.test.ts
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { CheckpointRecord, JournalEvent, PersistState, RunRecord, WorkspaceFile } from '../../src/contract/records';
+import type { CheckpointRecord, PersistState, RunRecord, WorkspaceFile } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import { storeCheckpoint, suitesPerStorageKind } from '../fixtures/storage-kinds';
+import { anyEnvelope } from '../fixtures/journal-events';
 
 const { describe, newStorage } = suitesPerStorageKind();
 
@@ -24,7 +26,7 @@ function run(runId: string, chatKey = 'chat-1'): RunRecord {
     };
 }
 
-const event = (runId: string, seq: number, payload: unknown = { n: seq }): JournalEvent => ({ v: 1, runId, seq, at: 10 + seq, type: `step-${seq}`, payload });
+const event = (runId: string, seq: number, payload: unknown = { n: seq }): JournalEvent => anyEnvelope({ runId, seq, at: 10 + seq, type: `step-${seq}`, payload });
 const file = (runId: string, path: string, content = `text of ${path}`): WorkspaceFile => ({ v: 1, runId, path, content, version: 1, updatedAt: 1 });
 const checkpoint = (runId: string, seq: number, path = 'output/main.md'): CheckpointRecord => ({ v: 1, runId, seq, path, delta: null, full: `v${seq}`, at: 1 });
 const persist = (runId: string): PersistState => ({ v: 1, runId, chatKey: 'chat-1', files: { 'persist/notes.md': 'Tom' }, at: 1 });
@@ -70,7 +72,7 @@ describe('run records', () => {
         assert.deepEqual((await storage.listEvents('run-1'))[0]!.payload, { nested: { list: [1, 2] } });
         assert.equal((await storage.listFiles('run-1'))[0]!.content, 'draft');
         const listed = await storage.listEvents('run-1');
-        (listed[0]!.payload as typeof payload).nested.list.length = 0;
+        (listed[0]!.payload as unknown as typeof payload).nested.list.length = 0; // an envelope of anyEnvelope's, not a real event
         assert.deepEqual((await storage.listEvents('run-1'))[0]!.payload, { nested: { list: [1, 2] } });
 
         const state = persist('run-1');
@@ -220,7 +222,7 @@ describe('writes of several records are all or nothing', () => {
 
     it('putWholeRun with a record that cannot be stored stores nothing', async () => {
         const storage = newStorage();
-        const bad = { ...event('run-x', 1), payload: () => 'x' };
+        const bad = event('run-x', 1, () => 'x');
         const error = await rejection(storage.putWholeRun(run('run-x'), [event('run-x', 0), bad], [file('run-x', 'output/main.md')], []));
         assert.equal(error.name, 'DataCloneError');
         assert.equal(await storage.getRun('run-x'), undefined);

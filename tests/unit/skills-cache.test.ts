@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SkillBundle } from '../../src/contract/skills';
-import { createSkillApi, skillFileReader } from '../../src/engine/skills-api';
+import { createSkillApi, skillFileReader } from '../../src/engine/api/skills-api';
 import { parseSkillSources } from '../../src/skills/parse-sources';
 import { openDB } from 'idb';
 import { DATABASE_VERSION, databaseNameFor, openTavernAgentDb } from '../../src/store/db';

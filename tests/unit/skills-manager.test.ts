@@ -3,7 +3,7 @@
 // Run: node --import tsx --test tests/unit/skills-manager.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import type { SkillListing, SkillPreview } from '../../src/contract/skills';
 import type { SkillsService } from '../../src/contract/skills-service';
 import { buildTree } from '../../src/ui/skills/file-tree';

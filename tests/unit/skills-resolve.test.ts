@@ -2,7 +2,7 @@
 // Run: node --import tsx --test tests/unit/skills-resolve.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveSkills, scopeApplies, skillVisible, type SkillRunContext } from '../../src/contract/skills-resolve';
+import { resolveSkills, scopeApplies, skillPool, skillVisible, type SkillRunContext } from '../../src/contract/skills-resolve';
 import type { SkillIndexEntry, SkillScope } from '../../src/contract/skills';
 
 function entry(name: string, scope: SkillScope, hashDigit: string): SkillIndexEntry {
@@ -92,5 +92,25 @@ describe('scopeApplies and skillVisible', () => {
     it('"*" in deny hides everything', () => {
         assert.equal(skillVisible('x', { visible: ['*'], deny: ['*'] }), false);
         assert.equal(skillVisible('x', { visible: ['x'], deny: [] }), true);
+    });
+});
+
+describe('skillPool', () => {
+    it('holds what a run of any profile may see in this chat; each profile resolves its own skills from it as from the index', () => {
+        const index = [
+            entry('lore', 'global', 'a'),
+            entry('lore', { profile: 'researcher' }, 'b'),
+            entry('maps', { profile: 'writer' }, 'c'),
+            entry('style', { preset: 'Default' }, 'd'),
+            entry('style', { preset: 'Other' }, 'e'),
+            entry('bio', { character: 'seraphina.png' }, 'f'),
+            entry('bio', { character: 'someone-else.png' }, '1'),
+        ];
+        const pool = skillPool(index, { presetName: 'Default', characterAvatar: 'seraphina.png' });
+        assert.deepEqual(pool.map((s) => s.hash[0]).sort(), ['a', 'b', 'c', 'd', 'f']);
+        for (const profileId of ['writer', 'researcher', 'editor']) {
+            const rules = { visible: ['*'], deny: ['bio'] };
+            assert.deepEqual(resolveSkills(pool, { ...context, profileId }, rules), resolveSkills(index, { ...context, profileId }, rules), profileId);
+        }
     });
 });

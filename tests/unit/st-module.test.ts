@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { importStModule } from '../../src/host/st-module';
+import { importStModule } from '../../src/host/sillytavern/st-module';
 
 describe('importStModule', () => {
     it('imports a module once and hands every later caller the same namespace', async () => {

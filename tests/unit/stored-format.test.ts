@@ -7,15 +7,19 @@ import 'fake-indexeddb/auto';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openDB, type IDBPDatabase } from 'idb';
-import type { CheckpointRecord, JournalEvent, RunRecord, StoredEventRecord, WorkspaceFile } from '../../src/contract/records';
+import type { CheckpointRecord, RunRecord, WorkspaceFile } from '../../src/contract/records';
+import type { StoredEventRecord } from '../../src/contract/events';
+import type { JournalEvent } from '../../src/contract/events';
 import { databaseNameFor, DATABASE_VERSION, openTavernAgentDb, type TavernAgentDb } from '../../src/store/db';
 import { groupRecord, INLINE_FILE_MAX_CHARS, isEventGroup } from '../../src/store/event-groups';
-import { Journal } from '../../src/engine/journal';
+import { Journal } from '../../src/engine/journal/journal';
 import { createIdbRunStorage } from '../../src/store/idb-run-storage';
 import type { EventWrite, RunStorage } from '../../src/store/run-storage';
-import { exportRun, importRun, listRunFiles, readRunFile } from '../../src/engine/run-archive';
-import { pruneRuns } from '../../src/engine/retention';
+import { exportRun, importRun, listRunFiles, readRunFile } from '../../src/engine/archive/run-archive';
+import { pruneRuns } from '../../src/engine/archive/retention';
 import { cutAndResume, referenceRun, RELIABILITY_RUN_ID } from '../fixtures/reliability';
+import { payloadsOf } from '../fixtures/run-harness';
+import { anyEnvelope } from '../fixtures/journal-events';
 
 let databases = 0;
 const handle = () => `stored-format-${process.pid}-${(databases += 1)}`;
@@ -23,7 +27,7 @@ const handle = () => `stored-format-${process.pid}-${(databases += 1)}`;
 const run = (runId: string): RunRecord => ({
     v: 1, runId, chatKey: 'chat-1', chatId: 'Alice', profileId: 'writer', generationType: 'normal', state: 'completed', messageId: 2, error: null, createdAt: 1, updatedAt: 1,
 });
-const event = (runId: string, seq: number, type = `step-${seq}`): JournalEvent => ({ v: 1, runId, seq, at: 10 + seq, type, payload: { n: seq } });
+const event = (runId: string, seq: number, type = `step-${seq}`): JournalEvent => anyEnvelope({ runId, seq, at: 10 + seq, type, payload: { n: seq } });
 const file = (runId: string, path: string, content = `text of ${path}`): WorkspaceFile => ({ v: 1, runId, path, content, version: 0, updatedAt: 1 });
 const checkpoint = (runId: string, seq: number): CheckpointRecord => ({ v: 1, runId, seq, path: 'output/main.md', delta: null, full: `v${seq}`, at: 1 });
 
@@ -217,7 +221,7 @@ describe('the stored journal format', () => {
         await assert.rejects(second.append('run-cancel', note('d')), { code: 'store.write_failed' });
         const events = await storage.listEvents('run-1');
         assert.deepEqual(events.map((e) => e.seq), [0, 1, 2, 3, 4, 5]);
-        assert.deepEqual(events.slice(4).map((e) => (e.payload as { reason: string }).reason), ['a', 'c']);
+        assert.deepEqual(payloadsOf(events.slice(4), 'run-cancel').map((p) => p.reason), ['a', 'c']);
         db.close();
     });
 

@@ -3,7 +3,7 @@ import '../../src/contract/zod-setup';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeModelResponse } from '../../src/engine/model/decode';
-import { createStreamAccumulator, parseSse } from '../../src/host/stream-accumulate';
+import { createStreamAccumulator, parseSse } from '../../src/host/model/stream-accumulate';
 import { claude } from '../harness/mock-model/claude';
 import type { DialectImpl, ReplyCtx } from '../harness/mock-model/common';
 import { gemini } from '../harness/mock-model/gemini';

@@ -6,9 +6,9 @@ import '../../src/contract/zod-setup';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeModelResponse } from '../../src/engine/model/decode';
-import { createStreamAccumulator, parseSse } from '../../src/host/stream-accumulate';
-import { textPartial } from '../../src/host/text-completion/text-partial';
-import { profileStreams } from '../../src/host/connection-stream';
+import { createStreamAccumulator, parseSse } from '../../src/host/model/stream-accumulate';
+import { textPartial } from '../../src/host/model/text-completion/text-partial';
+import { profileStreams } from '../../src/host/model/connection-stream';
 
 const sse = (events: Array<{ event?: string; data: unknown }>, eol = '\n\n') =>
     events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}${eol}`).join('');

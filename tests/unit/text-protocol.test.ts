@@ -208,9 +208,9 @@ describe('a run on a Text Completion source', () => {
         // The model was reminded once, told what was repaired, and shown the broken call's error.
         const events = await harness.journal(input.runId);
         assert.equal(payloadsOf(events, 'model-reminder').length, 1);
-        const responses = payloadsOf<{ repairs?: string[] }>(events, 'model-response');
+        const responses = payloadsOf(events, 'model-response');
         assert.deepEqual(responses[1]!.repairs, ['call 1 (workspace_write_file): code_fence, trailing_comma']);
-        const failed = payloadsOf<{ code: string; hint: string }>(events, 'tool-call-fail');
+        const failed = payloadsOf(events, 'tool-call-fail');
         assert.equal(failed.length, 1);
         assert.equal(failed[0]!.code, 'tool.invalid_arguments');
         assert.ok(failed[0]!.hint.includes('<tool_call>{"name": "workspace_read_file", "arguments": {"key": "value"}}</tool_call>'));

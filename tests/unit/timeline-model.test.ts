@@ -1,15 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EventPayloads, EventType } from '../../src/contract/events';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import { TimelineModel } from '../../src/ui/timeline/timeline-model';
 import type { ToolRow } from '../../src/ui/timeline/rows';
+import { anyEnvelope } from '../fixtures/journal-events';
 
 function journal(runId = 'r1') {
     let seq = 0;
-    return <T extends EventType>(type: T, payload: EventPayloads[T] | Record<string, unknown>): JournalEvent => ({
-        v: 1, runId, seq: seq++, at: 1000 + seq * 10, type, payload,
-    });
+    // Any payload: the timeline must also take a journal from elsewhere that holds one it does not expect.
+    return <T extends EventType>(type: T, payload: EventPayloads[T] | Record<string, unknown>): JournalEvent => {
+        seq += 1;
+        return anyEnvelope({ runId, seq: seq - 1, at: 1000 + seq * 10, type, payload });
+    };
 }
 
 function scriptedRun(): JournalEvent[] {

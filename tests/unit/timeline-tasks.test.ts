@@ -1,17 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EventPayloads, EventType } from '../../src/contract/events';
-import type { JournalEvent } from '../../src/contract/records';
+import type { JournalEvent } from '../../src/contract/events';
 import type { FileChange, ToolRow } from '../../src/ui/timeline/rows';
 import { shownTaskCounts, shownTaskStatus, taskCountsText, taskFigures } from '../../src/ui/timeline/task-status';
 import { TimelineModel } from '../../src/ui/timeline/timeline-model';
+import { journalEvent } from '../fixtures/journal-events';
 
 /** Synthetic journal of one run; `at` grows by 10 ms per event. */
 function journal(runId = 'r1') {
     let seq = 0;
-    return <T extends EventType>(type: T, payload: EventPayloads[T] & Partial<{ taskId: string; parentCallId: string }>): JournalEvent => ({
-        v: 1, runId, seq: seq++, at: 1000 + seq * 10, type, payload,
-    });
+    return <T extends EventType>(type: T, payload: EventPayloads[T] & Partial<{ taskId: string; parentCallId: string }>): JournalEvent => {
+        seq += 1;
+        return journalEvent(runId, seq - 1, type, payload, 1000 + seq * 10);
+    };
 }
 
 const stamp = (n: 1 | 2) => ({ taskId: `task-${n}`, parentCallId: `call-000${n}` });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toolError } from '../../src/contract/errors';
 import { toolResultText } from '../../src/contract/tool-result-text';
-import { modelFacingText } from '../../src/engine/dispatch';
+import { modelFacingText } from '../../src/engine/projection/model-notes';
 
 /** What the engine sends the model for an outcome (below the output cap). */
 const engineToolResultText = (outcome: Parameters<typeof modelFacingText>[0]) => modelFacingText(outcome, 'tool-results/call-0001.json');

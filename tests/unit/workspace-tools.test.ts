@@ -3,8 +3,8 @@
 // Run: node --import tsx --test tests/unit/workspace-tools.test.ts
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { JournalEvent } from '../../src/contract/records';
-import { Journal } from '../../src/engine/journal';
+import type { JournalEvent } from '../../src/contract/events';
+import { Journal } from '../../src/engine/journal/journal';
 import type { RunControls, ToolContext, ToolDefinition, ToolOutcome } from '../../src/tools/tool';
 import { applyPatchTool } from '../../src/tools/workspace/apply-patch';
 import { commitTool } from '../../src/tools/workspace/commit';

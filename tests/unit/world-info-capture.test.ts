@@ -2,7 +2,7 @@
 // The events replayed here are those SillyTavern 1.19 emits in world-info.js during a dry run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWorldInfoCapture } from '../../src/host/world-info-capture';
+import { createWorldInfoCapture } from '../../src/host/lore/world-info-capture';
 
 const dragon = { world: 'Eldoria', uid: 3, comment: 'Dragons', key: ['dragon'], content: 'Dragons sleep.', constant: false };
 const lore = (entries: unknown[]) => ({ globalLore: [], characterLore: [], chatLore: entries, personaLore: [] });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LoreDecision, LoreProposal } from '../../src/contract/lore';
-import { recordLoreDecision } from '../../src/engine/lore-decisions';
+import { recordLoreDecision } from '../../src/engine/archive/lore-decisions';
 import { payloadsOf, rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
 
@@ -32,7 +32,7 @@ describe('lore proposals and decisions in the journal', () => {
         const input = sampleRunInput({ lore: LORE });
         const outcome = await harness.run(input);
         assert.equal(outcome.state, 'completed');
-        const [proposal] = payloadsOf<LoreProposal>(await harness.journal(input.runId), 'lore-propose');
+        const [proposal] = payloadsOf(await harness.journal(input.runId), 'lore-propose');
         assert.ok(proposal);
         assert.deepEqual(proposal.target, { book: null, uid: null });
         assert.ok(harness.pushed.some((event) => event.type === 'lore-propose'), 'the panel gets it live');
@@ -43,7 +43,7 @@ describe('lore proposals and decisions in the journal', () => {
         const unknown = await recordLoreDecision(harness.storage, input.runId, accepted('lore-nope'));
         assert.equal(unknown.ok ? null : unknown.error.code, 'lore.proposal_not_found');
         const events = await harness.journal(input.runId);
-        assert.deepEqual(payloadsOf<LoreDecision>(events, 'lore-decide'), [accepted(proposal.proposalId)]);
+        assert.deepEqual(payloadsOf(events, 'lore-decide'), [accepted(proposal.proposalId)]);
         assert.deepEqual(events.map((event) => event.seq), events.map((_, i) => i), 'sequence numbers stay gapless');
     });
 
@@ -54,7 +54,7 @@ describe('lore proposals and decisions in the journal', () => {
                 toolTurn(rawCall('p', 'worldinfo_propose', { title: 'Camp', content: 'The party camps.' })),
                 async () => {
                     const events = await harness.journal(input.runId);
-                    const [proposal] = payloadsOf<LoreProposal>(events, 'lore-propose');
+                    const [proposal] = payloadsOf(events, 'lore-propose');
                     decided = recordLoreDecision(harness.storage, input.runId, { proposalId: proposal!.proposalId, decision: 'discarded', text: null, edited: false, written: null });
                     await decided;
                     return toolTurn(rawCall('w', 'workspace_write_file', { path: 'output/main.md', content: 'Done.' }));

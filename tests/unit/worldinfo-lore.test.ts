@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RECOVERABLE_CODES } from '../../src/contract/errors';
-import type { EventPayloads, EventType } from '../../src/contract/events';
+import { eventFact, type EventPayloads, type EventType, type JournalEvent } from '../../src/contract/events';
 import type { LoreEntry, RunLore } from '../../src/contract/lore';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import type { RunInput } from '../../src/contract/run-input';
@@ -14,6 +14,7 @@ import { worldInfoSearchTool } from '../../src/tools/worldinfo/search';
 import type { JournalWriter } from '../../src/workspace/journal-writer';
 import type { Workspace } from '../../src/workspace/workspace';
 import { noSkills, sampleRunInput } from '../fixtures/run-input';
+import { payloadsOf } from '../fixtures/run-harness';
 
 function entry(book: string, uid: number, title: string, keys: string[], content: string, activated = false): LoreEntry {
     return { book, uid, title, keys, content, activated };
@@ -35,16 +36,14 @@ const LORE: RunLore = {
     ],
 };
 
-interface Recorded {
-    type: EventType;
-    payload: unknown;
-}
+type Recorded = JournalEvent;
 
 function journal(events: Recorded[]): JournalWriter {
     return {
         async append<T extends EventType>(type: T, payload: EventPayloads[T]) {
-            events.push({ type, payload });
-            return { v: 1, runId: 'run-test-1', seq: events.length - 1, at: 0, type, payload } as never;
+            const event: JournalEvent = { v: 1, runId: 'run-test-1', seq: events.length, at: 0, ...eventFact(type, payload) };
+            events.push(event);
+            return event;
         },
     };
 }
@@ -130,7 +129,7 @@ describe('worldinfo.propose', () => {
         assert.match(result, /Nothing is written yet/);
         assert.equal(events.length, 1);
         assert.equal(events[0]!.type, 'lore-propose');
-        const proposal = events[0]!.payload as EventPayloads['lore-propose'];
+        const proposal = payloadsOf(events, 'lore-propose')[0]!;
         assert.deepEqual(proposal.target, { book: 'Chat Book', uid: null });
         assert.equal(proposal.before, null);
         assert.deepEqual(proposal.after, { title: 'Ruined bridge', keys: ['bridge', 'ruins'], content: 'The old bridge was destroyed.' });
@@ -140,14 +139,14 @@ describe('worldinfo.propose', () => {
     it("edits a chat-lorebook entry in place, and makes another book's entry this chat's own version", async () => {
         const events: Recorded[] = [];
         text(await call(worldInfoProposeTool, { ref: 'worldinfo:Chat Book#0', content: 'The party left the camp.' }, inputWith(LORE), events));
-        const own = events[0]!.payload as EventPayloads['lore-propose'];
+        const own = payloadsOf(events, 'lore-propose')[0]!;
         assert.deepEqual(own.target, { book: 'Chat Book', uid: 0 });
         assert.deepEqual(own.before, { title: 'Camp', keys: ['camp'], content: 'The party camps by the old oak.' });
         assert.deepEqual(own.after.keys, ['camp'], 'keys are kept when left out');
 
         const copy = text(await call(worldInfoProposeTool, { ref: 'worldinfo:Eldoria#2', content: 'The bridge lies in ruins.' }, inputWith(LORE), events));
         assert.match(copy, /the original is left as it is/);
-        const other = events[1]!.payload as EventPayloads['lore-propose'];
+        const other = payloadsOf(events, 'lore-propose')[1]!;
         assert.deepEqual(other.target, { book: 'Chat Book', uid: null });
         assert.equal(other.ref, 'worldinfo:Eldoria#2');
         assert.equal(other.before?.content, 'A stone bridge crosses the river near the mill. Boats are moored below it.');
@@ -157,7 +156,7 @@ describe('worldinfo.propose', () => {
     it('targets a chat without a lorebook as null (created on accept)', async () => {
         const events: Recorded[] = [];
         text(await call(worldInfoProposeTool, { title: 'Note', content: 'x' }, inputWith({ ...LORE, chatBook: null }), events));
-        assert.deepEqual((events[0]!.payload as EventPayloads['lore-propose']).target, { book: null, uid: null });
+        assert.deepEqual(payloadsOf(events, 'lore-propose')[0]!.target, { book: null, uid: null });
     });
 
     it('denies other books unless the profile allows them', async () => {
@@ -167,7 +166,7 @@ describe('worldinfo.propose', () => {
         assert.equal(events.length, 0);
         const open = { ...WRITER_PROFILE, lore: { editOtherBooks: true } };
         text(await call(worldInfoProposeTool, { ref: 'worldinfo:Eldoria#2', content: 'Ruins.', book: 'Eldoria' }, inputWith(LORE, open), events));
-        assert.deepEqual((events[0]!.payload as EventPayloads['lore-propose']).target, { book: 'Eldoria', uid: 2 });
+        assert.deepEqual(payloadsOf(events, 'lore-propose')[0]!.target, { book: 'Eldoria', uid: 2 });
     });
 
     it('refuses unknown refs, missing ref and title, and no-change proposals', async () => {

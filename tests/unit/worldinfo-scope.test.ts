@@ -1,8 +1,8 @@
-// Unit tests of how the page freezes the lorebooks in scope for a run (host/lore-capture.ts, issue 19).
+// Unit tests of how the page freezes the lorebooks in scope for a run (host/lore/lore-capture.ts, issue 19).
 // Run: node --import tsx --test tests/unit/worldinfo-scope.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildRunLore } from '../../src/host/lore-capture';
+import { buildRunLore } from '../../src/host/lore/lore-capture';
 
 const raw = (world: string, uid: number, extra: Record<string, unknown> = {}) => ({ world, uid, comment: `E${uid}`, key: [`k${uid}`], content: `content ${uid}`, disable: false, ...extra });
 

@@ -1,5 +1,5 @@
 import type { SkillBundle } from '../../contract/skills';
-import { stContext } from '../st-context';
+import { stContext } from '../sillytavern/st-context';
 
 /**
  * Skill bundles in the SillyTavern user's own files on the server (`data/<user>/user/files/`), one JSON file

@@ -1,5 +1,5 @@
 import type { SkillScope } from '../../contract/skills';
-import { stContext, type StContext } from '../st-context';
+import { stContext, type StContext } from '../sillytavern/st-context';
 
 /** A card's or preset's embedded `tauritavern.skills` payload, and where its skills install. */
 export interface OwnerPayload {

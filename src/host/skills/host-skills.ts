@@ -1,5 +1,5 @@
-import { storedProfiles } from '../profile-store';
-import { getEngine } from '../worker-client';
+import { storedProfiles } from '../settings/profile-store';
+import { getEngine } from '../worker/worker-client';
 import { serverBundles } from './bundle-files';
 import { payloadHash } from './payload-hash';
 import type { SkillEngine } from './skill-engine';

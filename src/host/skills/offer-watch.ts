@@ -1,6 +1,8 @@
 import type { EmbeddedSkillOffer } from '../../contract/skills-service';
 import { t } from '../../i18n/t';
-import { stContext } from '../st-context';
+import { toasts } from '../sillytavern/toasts';
+import { markPage } from '../sillytavern/page-marks';
+import { stContext } from '../sillytavern/st-context';
 import type { HostSkillsService } from './skills-service';
 import { askToInstall } from './offer-popup';
 
@@ -22,8 +24,8 @@ export function watchSkillOffers(service: HostSkillsService): void {
         const results = await service.installOffer(found, 'replace');
         const failed = results.filter((r) => r.error);
         const installed = results.filter((r) => r.action === 'installed' || r.action === 'replaced');
-        if (installed.length) globalThis.toastr?.success(installed.map((r) => r.name).join(', '), t`Skills installed`);
-        if (failed.length) globalThis.toastr?.error(failed.map((r) => `${r.name}: ${r.error}`).join('\n'), t`Some skills were not installed`);
+        if (installed.length) toasts.success(installed.map((r) => r.name).join(', '), t`Skills installed`);
+        if (failed.length) toasts.error(failed.map((r) => `${r.name}: ${r.error}`).join('\n'), t`Some skills were not installed`);
     }
 
     async function check(): Promise<void> {
@@ -47,7 +49,7 @@ export function watchSkillOffers(service: HostSkillsService): void {
             running = false;
             // Which chat's embedded skills were last looked at (offered or not): tests and other extensions
             // can wait for it instead of guessing how long the check takes.
-            document.body.dataset.tavernAgentSkillOffersChecked = chat ?? '';
+            markPage('tavernAgentSkillOffersChecked', chat ?? '');
         }
     }
 

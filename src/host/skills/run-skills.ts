@@ -1,6 +1,8 @@
 import type { Profile } from '../../contract/profile';
+import type { RunRequest } from '../../contract/run-input';
 import type { ResolvedSkills, SkillRunContext } from '../../contract/skills-resolve';
 import { t } from '../../i18n/t';
+import { toasts } from '../sillytavern/toasts';
 import { hostSkills } from './host-skills';
 import { openCharacterAvatar, selectedPresetName } from './embedded-owners';
 
@@ -16,9 +18,20 @@ export function currentSkillContext(profileId: string): SkillRunContext {
 export async function runSkills(profile: Pick<Profile, 'id' | 'skills'>): Promise<ResolvedSkills> {
     const { resolved, unavailable } = await hostSkills.resolveForRun(currentSkillContext(profile.id), profile.skills);
     if (unavailable.length) {
-        globalThis.toastr?.warning(`${t`These skills could not be fetched from the SillyTavern server and are left out of this run:`} ${unavailable.join(', ')}`);
+        toasts.warning(`${t`These skills could not be fetched from the SillyTavern server and are left out of this run:`} ${unavailable.join(', ')}`);
     }
     return resolved;
+}
+
+/**
+ * A run's whole skill set, frozen at its start: its own profile's skills, and the pool its sub-agents resolve
+ * their own profiles' skills from (agent-input.ts in the worker). Every bundle of both is in the cache.
+ */
+export async function runSkillSet(profile: Pick<Profile, 'id' | 'skills'>): Promise<ResolvedSkills & { skillPool: NonNullable<RunRequest['skillPool']> }> {
+    const resolved = await runSkills(profile);
+    const { presetName, characterAvatar } = currentSkillContext(profile.id);
+    const skills = await hostSkills.skillPoolForRun({ presetName, characterAvatar });
+    return { ...resolved, skillPool: { presetName, characterAvatar, skills } };
 }
 
 /** `/agent skills`: one line per visible skill, `name — description`. */

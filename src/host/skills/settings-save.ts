@@ -1,5 +1,5 @@
-import { stContext } from '../st-context';
-import { importScriptModule } from '../st-internals';
+import { stContext } from '../sillytavern/st-context';
+import { importScriptModule } from '../sillytavern/st-internals';
 
 /**
  * Saves SillyTavern's settings now (not debounced) and tells whether the server took them. ST's own

@@ -1,5 +1,5 @@
 import { SkillIndexEntrySchema, type SkillIndexEntry } from '../../contract/skills';
-import { stContext } from '../st-context';
+import { stContext } from '../sillytavern/st-context';
 import { saveSettingsNow, serverExtensionSetting } from './settings-save';
 
 /**

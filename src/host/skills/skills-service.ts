@@ -1,7 +1,7 @@
-import type { ParsedSkill, SkillImportResult, SkillIndexEntry, SkillListing, SkillScope } from '../../contract/skills';
+import type { ParsedSkill, RunSkill, SkillImportResult, SkillIndexEntry, SkillListing, SkillScope } from '../../contract/skills';
 import { SCOPE_ORDER, SkillScopeSchema, scopeKey, scopeKind } from '../../contract/skills';
 import type { EmbeddedSkillOffer, SkillConflictChoice, SkillFilesInput, SkillsService } from '../../contract/skills-service';
-import { resolveSkills, skillVisible, type ResolvedSkills, type SkillRunContext, type SkillVisibilityRules } from '../../contract/skills-resolve';
+import { resolveSkills, skillPool, skillVisible, type ResolvedSkills, type SkillChatContext, type SkillRunContext, type SkillVisibilityRules } from '../../contract/skills-resolve';
 import type { EmbeddedOwners } from './embedded-owners';
 import { installedIn, judgeSkills, type JudgedSkill } from './skill-previews';
 import { toSkillSources } from './skill-sources';
@@ -22,6 +22,11 @@ export interface SkillsServiceDeps extends SkillStoreDeps {
 export interface HostSkillsService extends SkillsService {
     /** The run's skills, each one's bundle made sure to be in the worker's cache; `unavailable` ones are left out. */
     resolveForRun(context: SkillRunContext, rules: SkillVisibilityRules): Promise<{ resolved: ResolvedSkills; unavailable: string[] }>;
+    /**
+     * Every skill a run of some profile may see in this chat (its sub-agents resolve their own from it), each
+     * bundle made sure to be in the worker's cache; one that cannot be fetched is left out.
+     */
+    skillPoolForRun(context: SkillChatContext): Promise<RunSkill[]>;
     /** A deleted character's card skills (character scope, brought by its card) go with it. */
     forgetCard(avatar: string): Promise<void>;
 }
@@ -251,6 +256,12 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
             if (!unavailable.size) return { resolved, unavailable: [] };
             const lost = resolved.skills.filter((skill) => unavailable.has(skill.hash)).map((skill) => skill.name);
             return { resolved: { ...resolved, skills: resolved.skills.filter((skill) => !unavailable.has(skill.hash)) }, unavailable: lost };
+        },
+
+        async skillPoolForRun(context) {
+            const pool = skillPool(store.entries(), context);
+            const unavailable = await store.ensureCached(pool.map((skill) => skill.hash));
+            return unavailable.size ? pool.filter((skill) => !unavailable.has(skill.hash)) : pool;
         },
 
         async forgetCard(avatar) {

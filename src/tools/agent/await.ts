@@ -21,11 +21,12 @@ export const agentAwaitTool = defineTool({
         if (!agents) return agentsUnavailable();
         const awaited = await agents.await({ ...(input.taskIds ? { taskIds: input.taskIds } : {}), mode: input.mode, timeoutMs: input.timeoutMs });
         if (!awaited.ok) return failure(awaited.error);
-        if (awaited.tasks.length === 0) return success('You have started no task.', { tasks: [] });
+        if (awaited.tasks.length === 0) return success('You have started no task.', { tasks: [], delivered: [] });
         const running = awaited.tasks.filter((t) => t.status === 'running').length;
         const header = awaited.timedOut
             ? `Timed out after ${input.timeoutMs} ms; ${running} task${running === 1 ? '' : 's'} still running.`
             : `${awaited.tasks.length - running} of ${awaited.tasks.length} task${awaited.tasks.length === 1 ? '' : 's'} finished.`;
-        return success(`${header}\n${JSON.stringify(awaited.tasks, null, 1)}`, { tasks: awaited.tasks, timedOut: awaited.timedOut });
+        // `delivered` is journaled with the result: a resumed run knows which results its agent has seen.
+        return success(`${header}\n${JSON.stringify(awaited.tasks, null, 1)}`, { tasks: awaited.tasks, timedOut: awaited.timedOut, delivered: awaited.delivered });
     },
 });

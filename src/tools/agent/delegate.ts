@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { aliasOf, defineTool, failure, success } from '../tool';
+import { aliasOf, defineTool, failure, success, type ToolOutcome } from '../tool';
 import { agentsUnavailable } from './unavailable';
 
 const args = z.object({
@@ -30,9 +30,11 @@ export const agentDelegateTool = defineTool({
         if (!agents) return agentsUnavailable();
         const started = agents.delegate(input.agentId, input.task);
         if (!started.ok) return failure(started.error);
-        return success(`Task ${started.taskId} started: ${started.agentName} is working on it. Call agent_await to get its result.`, {
-            taskId: started.taskId,
-            agentId: input.agentId,
-        });
+        return delegatedOutcome(started.taskId, input.agentId, started.agentName);
     },
 });
+
+/** The answer to a delegate call whose task started (also given on resume, when the cut call had started it). */
+export function delegatedOutcome(taskId: string, agentId: string, agentName: string): ToolOutcome {
+    return success(`Task ${taskId} started: ${agentName} is working on it. Call agent_await to get its result.`, { taskId, agentId });
+}

@@ -3,8 +3,11 @@ import { toolError } from '../../contract/errors';
 import { EXT_TOOL_PREFIX, type ExtToolCallReply, type ExtToolSpec } from '../../contract/ext-tools';
 import { defineTool, failure, success, type ToolDefinition } from '../tool';
 
-/** Asks the page to run one call (the tool lives there); resolves with its answer as data. */
-export type ExtToolCaller = (name: string, args: unknown, signal: AbortSignal) => Promise<ExtToolCallReply>;
+/**
+ * Asks the page to run one call (the tool lives there); resolves with its answer as data. `ask`: the user
+ * approves the call first (the calling agent's profile says, extTools.askBeforeCall).
+ */
+export type ExtToolCaller = (name: string, args: unknown, signal: AbortSignal, ask: boolean) => Promise<ExtToolCallReply>;
 
 /** The JSON schema as a zod validator; a schema zod cannot read still gets an object check, never a crash. */
 function argumentSchema(parameters: Record<string, unknown>): z.ZodType {
@@ -38,7 +41,7 @@ export function extToolDefinitions(specs: readonly ExtToolSpec[], call: ExtToolC
             parameters: wireParameters(spec.parameters),
             readOnly: false,
             async execute(args, context) {
-                const reply = await call(spec.name, args, context.signal);
+                const reply = await call(spec.name, args, context.signal, context.input.profile.extTools?.askBeforeCall ?? false);
                 if (reply.ok) return success(reply.text, { tool: spec.name });
                 const hints: Record<typeof reply.code, string> = {
                     'tool.denied_by_user': 'The user refused this call. Do not call it again with the same arguments; go on without it.',

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LoreDecision, LoreProposal } from '../../contract/lore';
-import type { JournalEvent } from '../../contract/records';
+import type { JournalEvent } from '../../contract/events';
 import { services } from '../services';
 
 export interface ProposalItem {
@@ -20,9 +20,9 @@ function applyEvents(state: Loaded, events: readonly JournalEvent[]): Loaded {
     for (const event of events) {
         if (event.seq < nextSeq) continue;
         nextSeq = event.seq + 1;
-        if (event.type === 'lore-propose') items = [...items, { proposal: event.payload as LoreProposal, decision: null }];
+        if (event.type === 'lore-propose') items = [...items, { proposal: event.payload, decision: null }];
         else if (event.type === 'lore-decide') {
-            const decision = event.payload as LoreDecision;
+            const decision = event.payload;
             items = items.map((item) => (item.proposal.proposalId === decision.proposalId ? { ...item, decision } : item));
         }
     }

@@ -5,7 +5,7 @@ import { DiffView } from './diff-view';
 import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
 import { commitDraftText, copyText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
-import { RowView, type RowContext } from './row-view';
+import type { NestedRows, RowContext } from './row-context';
 import { useRunFile, type Loaded } from './use-run-data';
 
 /** The opened row: everything the step recorded. All of it is text from models, tools and chats: shown, never parsed as HTML. */
@@ -66,7 +66,7 @@ function ModelDetail({ row }: { row: ModelRow }) {
     );
 }
 
-function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
+function ToolDetail({ row, ctx, nestedRows }: { row: ToolRow; ctx: RowContext; nestedRows: NestedRows }) {
     const args = useRunFile(ctx.model.runId, row.argsPath);
     const result = useRunFile(ctx.model.runId, row.status === 'completed' || row.status === 'error' ? row.resultPath : null);
     const argsText = args?.state === 'ready' ? prettyJson(args.value) : '';
@@ -95,13 +95,7 @@ function ToolDetail({ row, ctx }: { row: ToolRow; ctx: RowContext }) {
             {nested && !nested.task && nested.rows.length > 0 ? (
                 <section class="tavern-agent__nested" aria-label={t`Sub-agent steps`}>
                     <h5>{t`Sub-agent steps`}</h5>
-                    <ol class="tavern-agent__events tavern-agent__events--nested">
-                        {nested.rows.map((child) => (
-                            <li key={child.key}>
-                                <RowView row={child} ctx={{ ...ctx, model: nested, keyPrefix: `${ctx.keyPrefix}${row.key}/` }} />
-                            </li>
-                        ))}
-                    </ol>
+                    <ol class="tavern-agent__events tavern-agent__events--nested">{nestedRows(nested)}</ol>
                 </section>
             ) : null}
             <div class="tavern-agent__toolbar">
@@ -160,12 +154,12 @@ function NoteDetail({ row }: { row: NoteRow }) {
     );
 }
 
-export function RowDetail({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
+export function RowDetail({ row, ctx, nestedRows }: { row: TimelineRow; ctx: RowContext; nestedRows: NestedRows }) {
     switch (row.kind) {
         case 'model':
             return <ModelDetail row={row} />;
         case 'tool':
-            return <ToolDetail row={row} ctx={ctx} />;
+            return <ToolDetail row={row} ctx={ctx} nestedRows={nestedRows} />;
         case 'file':
             return <FileDetail row={row} ctx={ctx} />;
         case 'commit':

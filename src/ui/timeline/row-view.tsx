@@ -4,19 +4,7 @@ import { RowDetail } from './row-detail';
 import type { FileChange, NoteRow, TimelineRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
 import { TaskBlock } from './task-view';
-import type { TimelineModel } from './timeline-model';
-
-/**
- * What a row needs to know about its run. Kept the same object while the run goes on (the run's summary is
- * read from `model.summary` when a row renders), so rows whose row object did not change are not rendered.
- */
-export interface RowContext {
-    model: TimelineModel;
-    /** Ended, stored and not imported: checkpoints may be restored, drafts committed. */
-    canRestore: boolean;
-    /** Distinguishes the rows of nested (sub-agent) timelines in the expanded set. */
-    keyPrefix: string;
-}
+import type { NestedRows, RowContext } from './row-context';
 
 interface Face {
     icon: string;
@@ -158,6 +146,12 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
     const open = expandedRows.value.has(expandKey);
     const status = row.kind === 'tool' ? row.status : row.kind === 'model' ? row.status : undefined;
     const detailId = `tavern-agent-row-${ctx.model.runId}-${expandKey}`;
+    const nestedRows: NestedRows = (model) =>
+        model.rows.map((child) => (
+            <li key={child.key}>
+                <RowView row={child} ctx={{ ...ctx, model, keyPrefix: `${ctx.keyPrefix}${row.key}/` }} />
+            </li>
+        ));
     return (
         <div
             class={`tavern-agent__event${open ? ' tavern-agent__event--open' : ''}`}
@@ -184,10 +178,10 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
             </button>
             {open ? (
                 <div class="tavern-agent__row-body" id={detailId}>
-                    <RowDetail row={row} ctx={ctx} />
+                    <RowDetail row={row} ctx={ctx} nestedRows={nestedRows} />
                 </div>
             ) : null}
-            {row.kind === 'tool' && nested?.task ? <TaskBlock row={row} nested={nested} ctx={ctx} /> : null}
+            {row.kind === 'tool' && nested?.task ? <TaskBlock row={row} nested={nested} ctx={ctx} nestedRows={nestedRows} /> : null}
         </div>
     );
 }

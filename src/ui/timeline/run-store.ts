@@ -1,6 +1,7 @@
 import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import { batch, computed, signal } from '@preact/signals';
-import type { JournalEvent, RunRecord } from '../../contract/records';
+import type { RunRecord } from '../../contract/records';
+import type { JournalEvent } from '../../contract/events';
 import type { RunOutcome } from '../../contract/run-input';
 import { services } from '../services';
 import { chatStatus } from '../state';

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import type { ModelStreamDelta } from '../../contract/model-stream';
-import type { JournalEvent } from '../../contract/records';
+import type { JournalEvent } from '../../contract/events';
 import { t } from '../../i18n/t';
 
 /** Streamed model calls still in flight, by request id (`root:3`, `task-1:2`): transient, never journaled. */
@@ -28,14 +28,12 @@ export function showModelDelta(delta: ModelStreamDelta): void {
 
 /** The journaled response replaces its stream: drop the partial turns these events complete. */
 export function settleModelDeltas(events: readonly JournalEvent[]): void {
-    const done = events
-        .filter((event) => event.type === 'model-response')
-        .map((event) => {
-            const payload = event.payload as { round: number; taskId?: string };
-            const requestId = `${payload.taskId ?? 'root'}:${payload.round}`;
-            settled.add(`${event.runId}|${requestId}`);
-            return requestId;
-        });
+    const done = events.flatMap((event) => {
+        if (event.type !== 'model-response') return [];
+        const requestId = `${event.payload.taskId ?? 'root'}:${event.payload.round}`;
+        settled.add(`${event.runId}|${requestId}`);
+        return [requestId];
+    });
     if (done.length === 0 || streamingTurns.value.size === 0) return;
     const next = new Map(streamingTurns.value);
     for (const key of done) next.delete(key);

@@ -1,8 +1,7 @@
 import { t } from '../../i18n/t';
 import { RunFileText } from './files';
 import { firstLine, formatCount, formatDuration } from './format';
-import type { RowContext } from './row-view';
-import { RowView } from './row-view';
+import type { NestedRows, RowContext } from './row-context';
 import type { ToolRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
 import { shownTaskStatus, taskFigures, taskStatusLabel, type ShownTaskStatus } from './task-status';
@@ -60,7 +59,7 @@ function TaskResult({ nested, ctx, status }: { nested: TimelineModel; ctx: RowCo
  * time, tokens and rounds (live while it runs); opened, its result and its own steps, drawn by the same
  * row views as the run's.
  */
-export function TaskBlock({ row, nested, ctx }: { row: ToolRow; nested: TimelineModel; ctx: RowContext }) {
+export function TaskBlock({ row, nested, ctx, nestedRows }: { row: ToolRow; nested: TimelineModel; ctx: RowContext; nestedRows: NestedRows }) {
     const task = nested.task!;
     const status = shownTaskStatus(task, ctx.model.summary.state);
     const now = useNow(status === 'running');
@@ -102,11 +101,7 @@ export function TaskBlock({ row, nested, ctx }: { row: ToolRow; nested: Timeline
                     <TaskResult nested={nested} ctx={ctx} status={status} />
                     {nested.rows.length > 0 ? (
                         <ol class="tavern-agent__events tavern-agent__events--nested" aria-label={`${t`Steps of`} ${task.agentName}`}>
-                            {nested.rows.map((child) => (
-                                <li key={child.key}>
-                                    <RowView row={child} ctx={{ ...ctx, model: nested, keyPrefix: `${ctx.keyPrefix}${row.key}/` }} />
-                                </li>
-                            ))}
+                            {nestedRows(nested)}
                         </ol>
                     ) : null}
                 </div>

@@ -1,5 +1,6 @@
 import type { EventPayloads } from '../../contract/events';
-import type { JournalEvent, RunRecord } from '../../contract/records';
+import type { RunRecord } from '../../contract/records';
+import type { JournalEvent } from '../../contract/events';
 import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSummary, type TaskInfo, type TaskState, type TimelineRow, type ToolRow, type NoteRow } from './rows';
 
 type Payload<T extends keyof EventPayloads> = EventPayloads[T];
@@ -147,8 +148,7 @@ export class TimelineModel {
         const last = this.lastSeq.get(event.runId) ?? -1;
         if (event.seq <= last) return false; // replayed and pushed copies of one event
         this.lastSeq.set(event.runId, event.seq);
-        const payload = (event.payload ?? {}) as Record<string, unknown>;
-        const parent = typeof payload.parentCallId === 'string' ? payload.parentCallId : null;
+        const parent = event.payload.parentCallId ?? null;
         if (parent && this.callKeys.has(parent)) return this.applyNested(parent, event);
         if (event.runId !== this.runId) return false; // another run's event, not nested under a call of this one
 
@@ -158,7 +158,7 @@ export class TimelineModel {
         s.startedAt ??= event.at;
         switch (event.type) {
             case 'run-create': {
-                const p = payload as Payload<'run-create'>;
+                const p = event.payload;
                 // The run's start is its first journal event, live as after a reload: the live view's
                 // provisional start (the page's, before SillyTavern's dry run) gives way to it.
                 s.startedAt = event.at;
@@ -166,7 +166,7 @@ export class TimelineModel {
                 break;
             }
             case 'run-state': {
-                const p = payload as Payload<'run-state'>;
+                const p = event.payload;
                 s.state = p.to;
                 // Not settled here: the engine journals `completed` before the calls left in the last turn
                 // (workspace.finish after a commit) start. The outcome and the stored record settle rows.
@@ -174,7 +174,7 @@ export class TimelineModel {
                 break;
             }
             case 'model-request': {
-                const p = payload as Payload<'model-request'>;
+                const p = event.payload;
                 const row: ModelRow = {
                     kind: 'model', key: `m${event.seq}`, eventType: event.type, at: event.at, round: p.round, wrapUp: p.wrapUp, status: 'running',
                     durationMs: null, usage: null, text: '', reasoning: '', toolCalls: [], finishReason: null, stored: null,
@@ -184,10 +184,10 @@ export class TimelineModel {
                 break;
             }
             case 'model-response':
-                this.modelAnswered(event, payload as Payload<'model-response'>);
+                this.modelAnswered(event, event.payload);
                 break;
             case 'tool-call-start': {
-                const p = payload as Payload<'tool-call-start'>;
+                const p = event.payload;
                 const key = this.adoptAnnounced(p) ?? this.callKey(p.callId, p.name, event.at, true);
                 this.update<ToolRow>(key, { status: 'running', eventType: event.type, argsPath: p.argsPath, canonical: p.canonical, name: p.name, at: event.at });
                 this.currentCall = p.callId;
@@ -195,14 +195,14 @@ export class TimelineModel {
                 break;
             }
             case 'tool-call-complete': {
-                const p = payload as Payload<'tool-call-complete'>;
+                const p = event.payload;
                 const key = this.callKey(p.callId, p.name, event.at, false);
                 this.update<ToolRow>(key, { status: 'completed', eventType: event.type, durationMs: p.durationMs, summary: p.summary, resultPath: p.resultPath });
                 this.currentCall = null;
                 break;
             }
             case 'tool-call-fail': {
-                const p = payload as Payload<'tool-call-fail'>;
+                const p = event.payload;
                 const key = this.callKey(p.callId, p.name, event.at, false);
                 this.update<ToolRow>(key, {
                     status: 'error', eventType: event.type, durationMs: p.durationMs, resultPath: p.resultPath,
@@ -213,56 +213,56 @@ export class TimelineModel {
                 break;
             }
             case 'file-write': {
-                const p = payload as Payload<'file-write'>;
+                const p = event.payload;
                 this.fileChanged(event, { path: p.path, action: p.mode, version: p.version, checkpointSeq: null, chars: p.chars, replacements: null });
                 break;
             }
             case 'patch-apply': {
-                const p = payload as Payload<'patch-apply'>;
+                const p = event.payload;
                 this.fileChanged(event, { path: p.path, action: 'patch', version: p.version, checkpointSeq: null, chars: null, replacements: p.replacements });
                 break;
             }
             case 'checkpoint':
-                this.checkpointed(payload as Payload<'checkpoint'>);
+                this.checkpointed(event.payload);
                 break;
             case 'commit': {
-                const p = payload as Payload<'commit'>;
+                const p = event.payload;
                 s.messageId = p.messageId;
                 this.push({ kind: 'commit', key: `e${event.seq}`, eventType: event.type, at: event.at, path: p.path, mode: p.mode, messageId: p.messageId, chars: p.chars, reason: p.reason });
                 break;
             }
             case 'skills-resolve': {
-                const p = payload as Payload<'skills-resolve'>;
+                const p = event.payload;
                 s.skills = Array.isArray(p.skills) ? p.skills : [];
                 break;
             }
             case 'run-fail': {
-                const p = payload as Payload<'run-fail'>;
+                const p = event.payload;
                 s.error = { code: p.code, message: p.message };
-                this.note(event, payload);
+                this.note(event);
                 break;
             }
             case 'run-resume': {
                 // The interruption is over: the run goes on, its earlier failure note stays in the rows.
                 s.error = null;
                 s.endedAt = null;
-                this.note(event, payload);
+                this.note(event);
                 break;
             }
             case 'run-cancel': {
-                const p = payload as Payload<'run-cancel'>;
+                const p = event.payload;
                 s.error ??= { code: 'run.cancelled', message: p.reason };
-                this.note(event, payload);
+                this.note(event);
                 break;
             }
             case 'guidance-queue': {
-                const p = payload as Payload<'guidance-queue'>;
+                const p = event.payload;
                 this.guidanceKeys.set(p.guidanceId, `e${event.seq}`);
-                this.note(event, payload);
+                this.note(event);
                 break;
             }
             case 'guidance-deliver': {
-                const p = payload as Payload<'guidance-deliver'>;
+                const p = event.payload;
                 for (const id of p.guidanceIds) {
                     const key = this.guidanceKeys.get(id);
                     const index = key === undefined ? undefined : this.positions.get(key);
@@ -272,15 +272,15 @@ export class TimelineModel {
                 break;
             }
             case 'task-start':
-                this.taskStarted(event, payload as Payload<'task-start'>);
+                this.taskStarted(event, event.payload);
                 break;
             case 'task-end':
-                this.taskEnded(event, payload as Payload<'task-end'>);
+                this.taskEnded(event, event.payload);
                 break;
             default:
                 // A memory promotion of no files changed nothing: no "Memory saved · 0" row.
-                if (event.type === 'persist-promote' && (payload as Payload<'persist-promote'>).files === 0) break;
-                if (!HEADER_ONLY.has(event.type)) this.note(event, payload);
+                if (event.type === 'persist-promote' && event.payload.files === 0) break;
+                if (!HEADER_ONLY.has(event.type)) this.note(event);
         }
         return true;
     }
@@ -404,13 +404,13 @@ export class TimelineModel {
             status: 'running', startedAt: event.at - p.durationMs, endedAt: null, summary: '', reason: null, resultPath: null, summaryPath: null, final: null,
         };
         this.task = {
-            ...task, status: p.status as TaskState, endedAt: event.at, summary: p.summary, reason: p.reason, resultPath: p.resultPath, summaryPath: p.summaryPath,
+            ...task, status: p.status, endedAt: event.at, summary: p.summary, reason: p.reason, resultPath: p.resultPath, summaryPath: p.summaryPath,
             final: { rounds: p.rounds, calls: p.calls, tokensIn: p.tokensIn, tokensOut: p.tokensOut, durationMs: p.durationMs },
         };
     }
 
-    private note(event: JournalEvent, payload: Record<string, unknown>): void {
-        this.push({ kind: 'note', key: `e${event.seq}`, eventType: event.type, at: event.at, tone: NOTE_TONES[event.type] ?? 'info', payload });
+    private note(event: JournalEvent): void {
+        this.push({ kind: 'note', key: `e${event.seq}`, eventType: event.type, at: event.at, tone: NOTE_TONES[event.type] ?? 'info', payload: event.payload });
     }
 
     private push(row: TimelineRow): void {

@@ -1,0 +1,35 @@
+import { RunFailure } from '../../contract/errors';
+import type { CommitOutcome, RunControls } from '../../tools/tool';
+import type { LoopState } from '../projection/agent-track';
+import type { RunSession } from '../run/run-session';
+
+/**
+ * A commit goes through the host (identity checked there); a host refusal ends the run, except a conflict
+ * with the user's own edit, which the commit tool turns into a recoverable error.
+ */
+export async function commitThroughHost(session: RunSession, request: Parameters<RunControls['commit']>[0], loop: LoopState): Promise<CommitOutcome> {
+    session.checkCancelled();
+    await session.setState('awaiting_commit');
+    const reasoning = loop.reasoning.join('\n\n');
+    const result = await session.deps.host.commit({ runId: session.input.runId, ...request, ...(reasoning ? { reasoning } : {}) });
+    if (!result.ok && (result.error.code === 'workspace.commit_conflict' || result.error.code === 'workspace.empty_artifact')) {
+        await session.setState('running');
+        const userText = result.error.code === 'workspace.commit_conflict' ? (result.error.detail ?? '') : null;
+        return { refused: { code: result.error.code, message: result.error.message, userText } };
+    }
+    if (!result.ok) {
+        const code = result.error.code === 'host.chat_changed' ? 'host.chat_changed' : 'host.commit_failed';
+        throw new RunFailure(code, result.error.message, result.error.detail);
+    }
+    session.record.messageId = result.value.messageId;
+    // The journal's projection clears the reasoning the reply now carries.
+    await session.journal.append('commit', {
+        path: request.path,
+        mode: request.mode,
+        messageId: result.value.messageId,
+        chars: request.text.length,
+        reason: request.reason,
+    });
+    await session.setState('running');
+    return result.value;
+}

@@ -1,0 +1,98 @@
+import { releaseProxy, type Remote } from 'comlink';
+import { fail, ok, type Result } from '../../contract/result';
+import { isEndedState } from '../../contract/records';
+import type { RunInput, RunOutcome } from '../../contract/run-input';
+import type { HostBridge } from '../../contract/wire';
+import { extToolDefinitions } from '../../tools/ext';
+import { ALL_TOOLS } from '../../tools/registry';
+import { extToolCaller } from '../agents/ext-tool-caller';
+import { GuidanceQueue } from '../agents/guidance-queue';
+import { pruneRuns } from '../archive/retention';
+import { createEventPump } from '../journal/event-pump';
+import type { RunDependencies } from '../run/run-session';
+import type { RunStorage } from '../../store/run-storage';
+import { withChatWriter } from '../tabs/chat-writer';
+import { leaseHeld } from '../tabs/leases';
+import { withRunLock } from '../tabs/run-locks';
+import { skillFileReader } from './skills-api';
+import type { EngineState } from './engine-state';
+
+/** Runs a run (new or resumed) with what it works with in this engine. */
+export type RunWork = (deps: RunDependencies) => Promise<RunOutcome>;
+
+/**
+ * The engine's side of every run's launch, new or resumed: the run becomes its chat's only writer (tabs/),
+ * holds its run lock, gets its cancel and guidance, its tools and event sink, and its outcome goes out only
+ * after the page has taken all its events. Afterwards the chat is pruned by the user's retention settings.
+ */
+export async function launchRun(state: EngineState, storage: RunStorage, input: Pick<RunInput, 'runId' | 'chat' | 'extTools'>, host: HostBridge, work: RunWork): Promise<Result<RunOutcome>> {
+    const { runId } = input;
+    const chatKey = input.chat.integrity;
+    if (state.running.has(runId)) return fail('run.already_running', `Run ${runId} is already running.`);
+    const controller = new AbortController();
+    const guidance = new GuidanceQueue();
+    state.running.set(runId, { controller, guidance });
+    try {
+        return await withChatWriter(
+            chatKey,
+            () => othersAlive(state, chatKey, runId),
+            async () => {
+                const outcome = await withRunLock(runId, async () => {
+                    const events = liveSink(state, host, chatKey);
+                    const outcome = await work({
+                        storage,
+                        host,
+                        tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, runId))],
+                        sink: events.sink,
+                        signal: controller.signal,
+                        guidance,
+                        leaseOwner: state.engineId,
+                        ...(state.skillCache ? { skillFiles: skillFileReader(state.skillCache) } : {}),
+                    });
+                    await events.delivered();
+                    return outcome;
+                });
+                state.live?.ended(chatKey, outcome);
+                return ok(outcome);
+            },
+            () => fail('run.chat_busy', 'An agent is already working on this chat (in this or another tab); wait for it to end.'),
+        );
+    } finally {
+        state.running.delete(runId);
+        // Storage stays bounded: after each run, its chat keeps only what the retention settings say
+        // (in the background: the run's outcome does not wait for it).
+        void pruneRuns(storage, { action: 'retention', chatKeys: [chatKey], policy: state.retention }, (id) => state.running.has(id)).catch(() => undefined);
+    }
+}
+
+/** The run's bridge is a comlink proxy made for this run: release it, or the page keeps it forever. */
+export function releaseBridge(host: HostBridge): void {
+    (host as Partial<Remote<HostBridge>>)[releaseProxy]?.();
+}
+
+/** Whether a run of the chat other than `runId` is being worked on by some tab (lease or local). */
+async function othersAlive(state: EngineState, chatKey: string, runId: string): Promise<boolean> {
+    if (!state.storage) return false;
+    const now = Date.now();
+    return (await state.storage.listRuns(chatKey)).some((run) => run.runId !== runId && !isEndedState(run.state) && (state.running.has(run.runId) || leaseHeld(run, now)));
+}
+
+/**
+ * Events go to this tab's page, and to other tabs (read-only live view) over the live channel. `delivered`
+ * waits until the page has taken every event sent so far: the events travel on the run's bridge, the
+ * outcome on the engine's own port, and two ports keep no order between them. Without the wait the page
+ * could hear the run end before its last events (seen: 100 ms before), and show them after it.
+ */
+function liveSink(state: EngineState, host: HostBridge, chatKey: string) {
+    let taken: Promise<unknown> = Promise.resolve();
+    const sink = createEventPump((events) => {
+        taken = Promise.resolve(host.onEvents(events)).catch(() => undefined);
+        state.live?.publish(chatKey, events);
+    });
+    const delivered = async () => {
+        // The pump sends in a microtask after the last append: let it go first.
+        await Promise.resolve();
+        await taken;
+    };
+    return { sink, delivered };
+}

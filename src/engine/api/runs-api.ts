@@ -1,0 +1,134 @@
+import type { Profile } from '../../contract/profile';
+import { describeError, fail, ok } from '../../contract/result';
+import { RunRequestSchema } from '../../contract/run-input';
+import type { RunsApi } from '../../contract/wire';
+import { listProfiles, resolveProfile } from '../agents/profiles';
+import { runsOfChat } from '../archive/chat-runs';
+import { planResume, type ResumePlan } from '../run/resume-plan';
+import { resumeAgent, runAgent } from '../run/run-lifecycle';
+import { scriptedProfile } from '../run/script-run';
+import { markInterruptedRuns } from '../tabs/sweep';
+import { withStorage, type EngineState } from './engine-state';
+import { launchRun, releaseBridge } from './run-launch';
+
+/** Every valid profile of the user, built-ins included: the agents a run may delegate to, frozen with its input. */
+function validProfiles(stored: Record<string, unknown>): Profile[] {
+    return listProfiles(stored).flatMap((listing) => (listing.profile ? [listing.profile] : []));
+}
+
+/**
+ * The runs facet: runs start in two steps (prepare on the profile, then start with the captured input), and
+ * resume in two (prepare: may it go on, and what must the page check; then resume), each launched the one
+ * way (run-launch.ts). Also cancel, guidance, and the run records and journals.
+ */
+export function createRunsApi(state: EngineState, sweep: () => Promise<void>): RunsApi {
+    /** Profiles resolved by prepareRun or prepareResume, waiting for their run. */
+    const prepared = new Map<string, { profile: Profile; profiles: Profile[] }>();
+    /** Plans of resumes the page asked for, waiting for their resumeRun. */
+    const plans = new Map<string, ResumePlan>();
+
+    return {
+        async prepareRun(runId, profileId, stored) {
+            const resolved = resolveProfile(profileId, stored);
+            if (resolved.ok) prepared.set(runId, { profile: resolved.value, profiles: validProfiles(stored) });
+            return resolved;
+        },
+        async startRun(rawRequest, host) {
+            try {
+                const storage = state.storage;
+                if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+                const parsed = RunRequestSchema.safeParse(rawRequest);
+                if (!parsed.success) return fail('run.invalid_input', 'The run could not start: its input snapshot is invalid.', parsed.error.message);
+                const ready = prepared.get(parsed.data.runId);
+                prepared.delete(parsed.data.runId);
+                if (!ready) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
+                const input = { ...parsed.data, profile: scriptedProfile(ready.profile, parsed.data.script), agentProfiles: ready.profiles };
+                return await launchRun(state, storage, input, host, (deps) => runAgent(input, deps));
+            } finally {
+                releaseBridge(host);
+            }
+        },
+        async cancelRun(runId, reason) {
+            state.running.get(runId)?.controller.abort(reason);
+        },
+        async guideRun(runId, text) {
+            const run = state.running.get(runId);
+            if (!run) return fail('run.not_found', 'The run is not working right now: guidance reaches only a running agent.');
+            try {
+                return await run.guidance.add(text);
+            } catch (error) {
+                return fail('store.read_failed', 'Tavern Agent could not journal the guidance.', describeError(error));
+            }
+        },
+        prepareResume: (runId, stored) =>
+            withStorage(state, async (s) => {
+                await sweep();
+                const plan = await planResume(s, runId);
+                if (!plan.ok) return plan;
+                const { input, record } = plan.value;
+                // The run goes on with the profile it started with (frozen in its inputs).
+                prepared.set(runId, { profile: input.profile, profiles: validProfiles(stored) });
+                plans.set(runId, plan.value);
+                return ok({
+                    runId,
+                    profile: input.profile,
+                    chat: input.chat,
+                    generationType: input.generationType,
+                    prefix: input.prefix.map(({ index, text }) => ({ index, text })),
+                    messageId: record.messageId,
+                    ...(input.fix ? { fix: { messageIndex: input.fix.messageIndex } } : {}),
+                });
+            }),
+        async resumeRun(runId, host) {
+            try {
+                const storage = state.storage;
+                if (!storage) return fail('store.not_open', 'The engine has not opened its storage yet.');
+                const plan = plans.get(runId);
+                const ready = prepared.get(runId);
+                plans.delete(runId);
+                prepared.delete(runId);
+                if (!plan || !ready) return fail('run.not_prepared', 'The run could not resume: it was not prepared (prepareResume).');
+                return await launchRun(state, storage, plan.input, host, async (deps) => {
+                    // Read again under the chat's lock: another tab may have resumed it meanwhile.
+                    const fresh = await planResume(storage, runId);
+                    if (!fresh.ok) return { runId, state: 'failed', messageId: plan.record.messageId, error: { code: fresh.error.code, message: fresh.error.message } };
+                    // A run stored before its agents were frozen delegates to the user's profiles as they are now.
+                    const input = fresh.value.input.agentProfiles ? fresh.value.input : { ...fresh.value.input, agentProfiles: ready.profiles };
+                    return resumeAgent({ ...fresh.value, input }, deps);
+                });
+            } finally {
+                releaseBridge(host);
+            }
+        },
+        interruptRun: (runId) =>
+            // The page saw this engine's predecessor die while running it: no lock or lease can be trusted.
+            withStorage(state, async (s) => {
+                if (state.running.has(runId)) return ok(false);
+                return ok((await markInterruptedRuns(s, (id) => id !== runId, Date.now, true)) > 0);
+            }),
+        listRuns: (chatKey) =>
+            withStorage(
+                state,
+                async (s) => {
+                    await sweep();
+                    return ok((await s.listRuns(chatKey)).sort((a, b) => a.createdAt - b.createdAt));
+                },
+                'Tavern Agent could not read its run history.',
+            ),
+        listChatRuns: (chatId) =>
+            withStorage(
+                state,
+                async (s) => {
+                    await sweep();
+                    return ok(await runsOfChat(s, chatId));
+                },
+                'Tavern Agent could not read its run history.',
+            ),
+        getRun: (runId) =>
+            withStorage(state, async (s) => {
+                const run = await s.getRun(runId);
+                return run ? ok(run) : fail('run.not_found', 'This run no longer exists.');
+            }),
+        readEvents: (runId, fromSeq) => withStorage(state, async (s) => ok(await s.listEvents(runId, fromSeq)), 'Tavern Agent could not read the run journal.'),
+    };
+}

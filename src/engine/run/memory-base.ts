@@ -1,0 +1,53 @@
+import { applyMemory } from '../../contract/memory';
+import type { PrefixMessage } from '../../contract/run-input';
+import type { RunStorage } from '../../store/run-storage';
+
+/** The memory a run starts from, and where it came from (a delta is written only against a base the chat holds). */
+export interface MemoryBase {
+    files: Record<string, string>;
+    /** The run whose message gave the base, or null when the chat has no agent memory yet. */
+    runId: string | null;
+    /** Whether the chat itself carries the base (so another device can resolve a delta against it). */
+    inChat: boolean;
+}
+
+/**
+ * persist/ follows the branch (SPEC §4): the newest agent message of the prefix whose memory can be
+ * resolved gives the base, so a swipe or regenerate never sees a discarded run's memory and a deleted
+ * message takes its memory with it. The chat is the truth — its messages carry their memory, on any device;
+ * this browser's IndexedDB only fills in for messages written before memory travelled with the chat (a
+ * state counts only once its run record says `completed`).
+ */
+export async function memoryBase(prefix: readonly PrefixMessage[], storage: RunStorage): Promise<MemoryBase> {
+    const byRun = new Map<string, number>();
+    prefix.forEach((message, index) => message.agentRunId && byRun.set(message.agentRunId, index));
+    const resolving = new Set<number>();
+
+    async function fromCache(runId: string): Promise<Record<string, string> | null> {
+        const [run, state] = await Promise.all([storage.getRun(runId).catch(() => undefined), storage.getPersistState(runId).catch(() => undefined)]);
+        return run?.state === 'completed' && state ? state.files : null;
+    }
+
+    async function resolve(index: number): Promise<{ files: Record<string, string>; inChat: boolean } | null> {
+        const message = prefix[index]!;
+        const memory = message.memory;
+        if (memory && !resolving.has(index)) {
+            resolving.add(index);
+            if ('files' in memory) return { files: applyMemory(memory, {}), inChat: true };
+            const baseIndex = byRun.get(memory.base);
+            const base = baseIndex !== undefined && baseIndex < index ? await resolve(baseIndex) : null;
+            const baseFiles = base?.files ?? (await fromCache(memory.base));
+            if (baseFiles) return { files: applyMemory(memory, baseFiles), inChat: base?.inChat ?? false };
+        }
+        const cached = message.agentRunId ? await fromCache(message.agentRunId) : null;
+        return cached ? { files: cached, inChat: false } : null;
+    }
+
+    for (let i = prefix.length - 1; i >= 0; i -= 1) {
+        const runId = prefix[i]!.agentRunId;
+        if (!runId) continue;
+        const found = await resolve(i);
+        if (found) return { files: found.files, runId, inChat: found.inChat };
+    }
+    return { files: {}, runId: null, inChat: false };
+}

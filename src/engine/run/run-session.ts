@@ -1,0 +1,130 @@
+import { RunFailure } from '../../contract/errors';
+import { RECORD_VERSION, type RunRecord, type RunState } from '../../contract/records';
+import type { Profile } from '../../contract/profile';
+import type { RunInput } from '../../contract/run-input';
+import type { HostBridge } from '../../contract/wire';
+import type { RunStorage } from '../../store/run-storage';
+import { storageFailure } from '../../store/storage-failure';
+import type { SkillAccess, ToolDefinition } from '../../tools/tool';
+import type { FileStore } from '../../workspace/journal-writer';
+import { Journal, type EventSink } from '../journal/journal';
+import type { GuidanceQueue } from '../agents/guidance-queue';
+import { RunProjection } from '../projection/run-projection';
+
+export interface RunDependencies {
+    storage: RunStorage;
+    host: HostBridge;
+    tools: readonly ToolDefinition[];
+    sink: EventSink;
+    signal: AbortSignal;
+    now?: () => number;
+    /** Reads a file of a cached skill bundle by content hash (the run's skills are frozen by hash). */
+    skillFiles?: SkillAccess['readFile'];
+    /**
+     * Every valid profile of the user, built-ins included: the agents a run may delegate to when its input
+     * does not carry them frozen (`agentProfiles`; a unit test's run, a run stored before they were).
+     */
+    profiles?: readonly Profile[];
+    /** Jitter source for retry backoff; tests pin it. */
+    random?: () => number;
+    /** The user's guidance for this run, added from the page while it works. */
+    guidance?: GuidanceQueue;
+    /** This engine's id: the owner named in the run's lease (renewed while the run works). */
+    leaseOwner?: string;
+}
+
+/** Where a resumed run picks up: its stored record and the journal's next number. */
+export interface ResumePoint {
+    record: RunRecord;
+    nextSeq: number;
+}
+
+/**
+ * What every agent of one run shares: the run record and its state machine (SPEC §1), the journal and its
+ * projection (each agent's conversation and loop state), storage, the host bridge and the cancel signal.
+ */
+export class RunSession {
+    readonly record: RunRecord;
+    readonly journal: Journal;
+    readonly projection: RunProjection;
+    readonly now: () => number;
+    /** Storage for files no event records; errors come back named (`store.write_failed`, quota). */
+    readonly fileStore: FileStore;
+
+    constructor(
+        readonly input: RunInput,
+        readonly deps: RunDependencies,
+        resume?: ResumePoint,
+    ) {
+        this.now = deps.now ?? Date.now;
+        this.projection = new RunProjection(input.source);
+        // Every event appended is applied to the projection in the same step (journal first, then act).
+        this.journal = new Journal(input.runId, deps.storage, deps.sink, this.now, resume?.nextSeq ?? 0, (fact, at, files, decoded) =>
+            this.projection.apply(fact, at, files, decoded),
+        );
+        const failed = (error: unknown) => Promise.reject(storageFailure(error));
+        this.fileStore = { putFile: (file) => deps.storage.putFile(file).catch(failed), putFiles: (files) => deps.storage.putFiles(files).catch(failed) };
+        this.record = {
+            v: RECORD_VERSION,
+            runId: input.runId,
+            chatKey: input.chat.integrity,
+            chatId: input.chat.chatId,
+            profileId: input.profile.id,
+            generationType: input.generationType,
+            state: 'created',
+            messageId: null,
+            error: null,
+            createdAt: this.now(),
+            updatedAt: this.now(),
+        };
+        // The same run goes on: its record (committed message, creation time); its numbering comes from the journal.
+        if (resume) this.record = { ...resume.record };
+    }
+
+    get signal(): AbortSignal {
+        return this.deps.signal;
+    }
+
+    get hasCommitted(): boolean {
+        return this.record.messageId !== null;
+    }
+
+    async saveRecord(): Promise<void> {
+        this.record.updatedAt = this.now();
+        // The record never gets ahead of the journal: deferred events (a call's result) land first.
+        await this.journal.flush();
+        try {
+            await this.deps.storage.putRun({ ...this.record });
+        } catch (error) {
+            throw storageFailure(error);
+        }
+    }
+
+    async setState(to: RunState): Promise<void> {
+        const from = this.record.state;
+        this.record.state = to;
+        await this.saveRecord();
+        await this.journal.append('run-state', { from, to });
+    }
+
+    private calls = 0;
+    private tasks = 0;
+
+    /**
+     * Run-unique tool-call ids, across the root agent and its sub-agents; a resumed run goes on after the
+     * highest its journal holds.
+     */
+    nextCallId(): string {
+        this.calls = Math.max(this.calls, this.projection.callNumber) + 1;
+        return `call-${String(this.calls).padStart(4, '0')}`;
+    }
+
+    nextTaskId(): string {
+        this.tasks = Math.max(this.tasks, this.projection.tasks.size) + 1;
+        return `task-${this.tasks}`;
+    }
+
+    checkCancelled(): void {
+        if (this.signal.aborted) throw new RunFailure('run.cancelled', 'The run was stopped.');
+    }
+}

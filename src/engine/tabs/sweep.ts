@@ -1,0 +1,62 @@
+import { isEndedState, type RunRecord } from '../../contract/records';
+import type { RunStorage } from '../../store/run-storage';
+import { Journal } from '../journal/journal';
+import { leaseHeld } from './leases';
+import { webLocks } from './protocol';
+import { liveRunIds } from './run-locks';
+
+const INTERRUPTED_MESSAGE = 'The page was reloaded or closed while this run was working.';
+
+/**
+ * A run still marked as going when the engine opens was cut off by a page reload or a closed tab (a run
+ * lives in this page's worker). It becomes `interrupted`, journaled, so the timeline never shows it as
+ * running forever; like a failed run it never commits again and never promotes persist/.
+ */
+export async function markInterruptedRuns(
+    storage: RunStorage,
+    isAlive: (runId: string) => boolean = () => false,
+    now: () => number = Date.now,
+    /** The page saw the worker running it die: its lease is stale whatever it says. */
+    ignoreLeases = false,
+): Promise<number> {
+    const runs = await storage.listAllRuns();
+    let count = 0;
+    for (const run of runs) {
+        if (isEndedState(run.state) || isAlive(run.runId) || (!ignoreLeases && leaseHeld(run, now()))) continue;
+        try {
+            const events = await storage.listEvents(run.runId);
+            const journal = new Journal(run.runId, storage, () => undefined, now, (events.at(-1)?.seq ?? -1) + 1);
+            const { lease: _lease, ...rest } = run;
+            await storage.putRun({ ...rest, state: 'interrupted', error: { code: 'run.interrupted', message: INTERRUPTED_MESSAGE }, updatedAt: now() });
+            await journal.append('run-fail', { code: 'run.interrupted', message: INTERRUPTED_MESSAGE, detail: null });
+            await journal.append('run-state', { from: run.state, to: 'interrupted' });
+            count += 1;
+        } catch {
+            // Another tab marked it at the same moment (its events took these numbers): it is interrupted either way.
+        }
+    }
+    return count;
+}
+
+/** A run that is not over, and that no tab is working on (no lock held, no fresh lease). */
+export function isCutOff(run: RunRecord, lockedIds: ReadonlySet<string>, now: number): boolean {
+    return !isEndedState(run.state) && !lockedIds.has(run.runId) && !leaseHeld(run, now);
+}
+
+/**
+ * The engine's sweep (tabs/protocol.ts §3): marks runs no tab works on any more as interrupted (a reload, a
+ * closed tab, a dead worker), one sweep at a time, or two would journal the same run's interruption.
+ */
+export function createSweeper(storageOf: () => RunStorage | null, workingHere: (runId: string) => boolean): () => Promise<void> {
+    let sweeping: Promise<void> | null = null;
+    return () => {
+        sweeping ??= (async () => {
+            const storage = storageOf();
+            if (!storage) return;
+            const alive = await liveRunIds();
+            // Where Web Locks exist their locks are the truth: a lease left by a reloaded page is not.
+            await markInterruptedRuns(storage, (runId) => alive.has(runId) || workingHere(runId), Date.now, webLocks() !== null);
+        })().finally(() => (sweeping = null));
+        return sweeping;
+    };
+}

@@ -1,0 +1,78 @@
+import type { AgentStatus } from '../../contract/agent-mode';
+import type { HealthReport } from '../../contract/wire';
+import type { SkillsService } from '../../contract/skills-service';
+import { ENGINE_VERSION } from '../../contract/version';
+import { agentStatus, setAgentMode } from '../settings/agent-mode';
+import { checkEngineHealth } from '../worker/engine-status';
+import { activeRun, cancelActiveRun } from '../run/active-run';
+import { resumeRun } from '../run/resume-run';
+import type { RunOutcome } from '../../contract/run-input';
+import type { RunObserver } from '../../contract/run-observer';
+import { createRunApi, TavernAgentError, type PublicRunEvent, type PublicRunInfo, type RunOptions } from './run-api';
+
+/** The API other extensions and scripts use: `globalThis.TavernAgent`. Grows with the runtime. */
+export interface TavernAgentApi {
+    readonly version: string;
+    status(): AgentStatus;
+    /** Stops the running agent run, if any. */
+    stop(): Promise<boolean>;
+    setEnabled(enabled: boolean): Promise<AgentStatus>;
+    health(): Promise<HealthReport>;
+    /** Continues an interrupted run of the open chat from its journal (refused, with a coded error, when it cannot). */
+    resume(runId: string): Promise<RunOutcome>;
+    /** The user's skills (issue 11 §8): list, preview and import files, export a zip, delete. */
+    readonly skills: TavernAgentSkillsApi;
+    /** Starts a run in the open chat (background unless `background: false`); resolves with its id at once. */
+    run(options: RunOptions): Promise<string>;
+    cancel(runId: string): Promise<boolean>;
+    /** Stored journal events from `fromSeq` (inclusive), at most `limit`. */
+    events(runId: string, options?: { fromSeq?: number; limit?: number }): Promise<PublicRunEvent[]>;
+    /** Replays from `fromSeq`, then live; each event once, in order. Returns the unsubscribe function. */
+    subscribe(runId: string, listener: (event: PublicRunEvent) => void, options?: { fromSeq?: number }): () => void;
+    files(runId: string): Promise<string[]>;
+    readFile(runId: string, path: string): Promise<string>;
+    /** Stored runs of any chat by its id (the open chat's when absent), oldest first. */
+    runs(options?: { chatId?: string }): Promise<PublicRunInfo[]>;
+}
+
+export type TavernAgentSkillsApi = Pick<SkillsService, 'list' | 'preview' | 'import' | 'export' | 'delete'>;
+
+function skillsApi(service: SkillsService): TavernAgentSkillsApi {
+    // Only the documented five, bound: scripts get no handle on the rest of the service.
+    return Object.freeze({
+        // Exactly issue 11's shape: the manager's extra fields stay out of the public contract.
+        list: async () => (await service.list()).map(({ name, description, scope, files }) => ({ name, description, scope, files })),
+        preview: (files, options) => service.preview(files, options),
+        import: (files, options) => service.import(files, options),
+        export: (names, options) => service.export(names, options),
+        delete: (name, options) => service.delete(name, options),
+    } satisfies TavernAgentSkillsApi);
+}
+
+export function createPublicApi(skills: SkillsService, observer?: RunObserver): TavernAgentApi {
+    const runs = createRunApi(observer ?? { onRunStart() {}, onEvents() {}, onRunEnd() {} });
+    return {
+        run: runs.run,
+        cancel: runs.cancel,
+        events: runs.events,
+        subscribe: runs.subscribe,
+        files: runs.files,
+        readFile: runs.readFile,
+        runs: runs.runs,
+        skills: skillsApi(skills),
+        version: ENGINE_VERSION,
+        status: () => agentStatus(activeRun()),
+        async setEnabled(enabled) {
+            const result = await setAgentMode(enabled);
+            if (!result.ok) throw new Error(result.error.message);
+            return agentStatus();
+        },
+        health: checkEngineHealth,
+        stop: () => cancelActiveRun('Stopped through the API.'),
+        async resume(runId) {
+            const result = await resumeRun(runId);
+            if (!result.ok) throw new TavernAgentError(result.error.code, result.error.message);
+            return result.value;
+        },
+    };
+}

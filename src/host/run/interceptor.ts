@@ -1,0 +1,26 @@
+import { currentChatAgentState } from '../settings/agent-mode';
+
+/** The name SillyTavern looks up on globalThis; it must match manifest.json's `generate_interceptor`. */
+export const INTERCEPTOR_NAME = 'tavernAgentGenerateInterceptor';
+
+/** Generation types that become agent runs when Agent Mode is on; everything else is left to SillyTavern. */
+const AGENT_GENERATION_TYPES: ReadonlySet<string> = new Set(['normal', 'regenerate', 'swipe']);
+
+export type GenerateInterceptor = (
+    chat: unknown[],
+    contextSize: number,
+    abort: (immediately: boolean) => void,
+    type: string,
+) => Promise<void>;
+
+/**
+ * With Agent Mode off this returns at once and touches nothing, so SillyTavern generates exactly as it
+ * would without the extension. The agent runtime plugs its run in through `takeOver`.
+ */
+export function createGenerateInterceptor(takeOver: GenerateInterceptor | null): GenerateInterceptor {
+    return async (chat, contextSize, abort, type) => {
+        if (!AGENT_GENERATION_TYPES.has(type)) return;
+        if (!currentChatAgentState().enabled) return;
+        if (takeOver) await takeOver(chat, contextSize, abort, type);
+    };
+}

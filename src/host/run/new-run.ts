@@ -1,0 +1,91 @@
+import type { ErrorCode } from '../../contract/errors';
+import { newId } from '../../contract/new-id';
+import type { GenerationType, RunOutcome, RunRequest } from '../../contract/run-input';
+import type { RunObserver } from '../../contract/run-observer';
+import { commitToChat, type CommitTarget } from '../chat/commit';
+import type { FixTarget } from '../chat/fix-target';
+import { registeredExtTools } from '../ext-tools/ext-tools';
+import { HostError } from '../host-error';
+import { prepareRunGenerationParameters } from '../model/generation-parameters';
+import { routeModel } from '../model/model-route';
+import { currentChatAgentState } from '../settings/agent-mode';
+import { storedProfiles } from '../settings/profile-store';
+import { currentIdentity } from '../sillytavern/chat-identity';
+import { stContext, type ChatMessage } from '../sillytavern/st-context';
+import { getEngine } from '../worker/worker-client';
+import { activeRun } from './active-run';
+import { captureRunInput } from './capture-run-input';
+import { driveRun, type RunStart } from './drive-run';
+
+export interface LaunchOptions {
+    type: GenerationType;
+    /** The agent profile; the chat's own when absent. */
+    profileId?: string;
+    /** A run a script started (TavernAgent.run, /agent run): its prompt and whether it stays in the background. */
+    script?: { prompt: string; background: boolean };
+    /** A fix run (`/agent fix`, the reply's button): revises this agent reply in place, per the request. */
+    fix?: { target: FixTarget<ChatMessage>; request: string };
+}
+
+export interface LaunchedRun {
+    runId: string;
+    /** Settles when the run has ended (never rejects). */
+    outcome: Promise<RunOutcome>;
+}
+
+/**
+ * Starts one run in the open chat (Send, a fix, a script), or returns null when one is already going on.
+ * The run id is known at once.
+ */
+export function launchRun(options: LaunchOptions, observer: RunObserver): LaunchedRun | null {
+    if (activeRun()) return null;
+    const runId = newId();
+    const target: CommitTarget = { runId, identity: currentIdentity(), generationType: options.type, messageId: null, closed: false };
+    if (options.fix) {
+        // Its commits replace the fixed message itself: the commit path of a run that has committed already.
+        const { target: fixed } = options.fix;
+        Object.assign(target, { message: fixed.message, messageId: fixed.index, committedText: fixed.message.mes, fixing: { previousRunId: fixed.previousRunId, memory: fixed.memory } });
+    }
+    const outcome = driveRun(
+        {
+            runId,
+            generationType: options.type,
+            target,
+            state: 'preparing',
+            // Send's runs hold it through the generate interceptor; a fix or a foreground script run holds it here.
+            holdsGenerating: Boolean(options.fix || (options.script && !options.script.background)),
+            start: (signal) => startNewRun(runId, options, target, signal),
+        },
+        observer,
+    );
+    return outcome ? { runId, outcome } : null;
+}
+
+/** A new run's start: its profile resolved by the worker, then its input frozen from the open chat. */
+async function startNewRun(runId: string, options: LaunchOptions, target: CommitTarget, signal: AbortSignal): Promise<RunStart> {
+    const engine = await getEngine();
+    const profileId = options.profileId ?? currentChatAgentState().profileId;
+    const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
+    // The worker builds its errors with fail(), which takes listed codes only.
+    if (!resolved.ok) throw new HostError(resolved.error.code as ErrorCode, resolved.error.message);
+    const profile = resolved.value;
+    const route = routeModel(profile);
+    const captured = await captureRunInput(runId, options.type, route.source, signal, profile);
+    if (route.source === null) prepareRunGenerationParameters(runId); // SillyTavern's own connection: its request body, built ahead
+    const extTools = await registeredExtTools();
+    const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
+    return { route, commit: (request) => commitToChat(target, request), run: (bridge) => engine.startRun(input, bridge) };
+}
+
+/**
+ * A fix run's part of the input, taken once the prompt is captured: the message's index and text as they
+ * are now (the user's edits included), which are also the baseline its first commit checks for a new edit.
+ */
+function fixInput(options: LaunchOptions, target: CommitTarget): { fix?: NonNullable<RunRequest['fix']> } {
+    if (!options.fix || !target.message) return {};
+    const messageIndex = stContext().chat.indexOf(target.message);
+    if (messageIndex < 0) throw new HostError('run.fix_message_not_found', 'The reply to fix is no longer in the open chat.');
+    target.messageId = messageIndex;
+    target.committedText = target.message.mes;
+    return { fix: { messageIndex, text: target.message.mes, request: options.fix.request } };
+}

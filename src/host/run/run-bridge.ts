@@ -1,0 +1,31 @@
+import type { RunObserver } from '../../contract/run-observer';
+import { lastEventOf } from '../../contract/events';
+import type { HostBridge } from '../../contract/wire';
+import { attachMemoryToChat, type CommitTarget } from '../chat/commit';
+import { callExtTool } from '../ext-tools/ext-tools';
+import { createModelRequests } from '../model/model-requests';
+import type { ModelRoute } from '../model/model-route';
+import { setActiveRunState } from './active-run';
+import { publishRunEvents } from './run-events';
+
+/**
+ * What the worker reaches of the page during a run (a new one or a resumed one alike): the model through
+ * the run's route, streamed deltas to the panel, the chat through `commit`, extension tools, and the run's
+ * events to the panel and to API subscribers.
+ */
+export function runBridge(runId: string, target: CommitTarget, route: ModelRoute, signal: AbortSignal, observer: RunObserver, commit: HostBridge['commit']): HostBridge {
+    const models = createModelRequests(route, signal, (delta) => observer.onModelDelta?.(delta));
+    return {
+        requestModel: models.requestModel,
+        abortModelRequest: models.abortModelRequest,
+        commit,
+        attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
+        callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
+        onEvents: (events) => {
+            const last = lastEventOf(events, 'run-state');
+            if (last) setActiveRunState(runId, last.payload.to);
+            observer.onEvents(events);
+            publishRunEvents(events);
+        },
+    };
+}

@@ -1,0 +1,33 @@
+import type { ChatIdentity } from '../../contract/run-input';
+import { HostError } from '../host-error';
+import { stContext } from './st-context';
+
+/** The chat identity a run is bound to, checked again before every commit. Throws (`host.no_chat`) when no chat is open. */
+export function currentIdentity(): ChatIdentity {
+    const context = stContext();
+    const chatId = context.getCurrentChatId();
+    const integrity = context.chatMetadata.integrity;
+    if (!chatId) throw new HostError('host.no_chat', 'Open a chat first.');
+    return {
+        chatId,
+        integrity: typeof integrity === 'string' && integrity ? integrity : `chat:${chatId}`,
+        characterId: context.characterId === undefined ? null : String(context.characterId),
+        groupId: context.groupId ? String(context.groupId) : null,
+        characterName: context.name2,
+        userName: context.name1,
+    };
+}
+
+/** The open chat's identity, or null when none can be read (SillyTavern's welcome screen). */
+export function openChatIdentity(): ChatIdentity | null {
+    try {
+        return currentIdentity();
+    } catch {
+        return null;
+    }
+}
+
+export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {
+    // characterId is an index that a group chat moves between members; the group id and chat file decide.
+    return a.chatId === b.chatId && a.integrity === b.integrity && a.groupId === b.groupId && (a.groupId !== null || a.characterId === b.characterId);
+}
