@@ -1,5 +1,5 @@
 // The user's documents (README.md, docs/, CONTRIBUTING.md) against the repository they describe: links that
-// lead somewhere, the README short with its two commands on the first screen, every error code named, and
+// lead somewhere, the files they name there, the README short with its two commands on the first screen, every error code named, and
 // the performance table that of the committed bench summary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,6 +51,16 @@ test('every relative link in the documents leads to a file in the repository, an
         }
     }
     assert.deepEqual(broken, []);
+});
+
+test('every repository path the documents name in code (`src/…`, `tests/…`, `bench/…`, …) exists', () => {
+    const missing: string[] = [];
+    for (const document of documents) {
+        for (const [, named] of read(document).matchAll(/`((?:src|tests|bench|scripts|types|styles|i18n|docs)\/[^`\s*{}<>…]+)`/g)) {
+            if (!existsSync(path.join(root, named!.replace(/\/$/, '')))) missing.push(`${document}: ${named}`);
+        }
+    }
+    assert.deepEqual(missing, []);
 });
 
 test('every page in docs/ is linked from the README', () => {
