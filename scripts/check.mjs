@@ -16,6 +16,8 @@ const EXCLUDED = {
     'tests/unit/dist-fresh.test.ts':
         'builds both bundles three times and compares them with the committed dist/: it fails by design in the middle of an edit, until `npm run build`',
     'tests/unit/mock-model.test.ts': "starts the mock model's HTTP server on a local port and a child process that talks to it",
+    'tests/unit/resume-sweep.test.ts':
+        'cuts two scripted runs at every event boundary and resumes each, on two storages: about 260 whole runs and 30 CPU-seconds; run-lifecycle.test.ts and projection.test.ts keep resume in the loop',
 };
 
 // A stale entry would silently shrink nothing, but it would mislead the next reader: fail instead.
