@@ -85,7 +85,7 @@ async function interruptedStatus(): Promise<{ runId: string; state: string } | n
 async function resumeCommand(runId: string): Promise<string> {
     const id = runId || (await newestInterruptedRun());
     if (!id) {
-        toasts.info(t`This chat has no interrupted agent run to resume.`);
+        toasts.info(`${t`This chat has no interrupted agent run to resume.`} (run.none_interrupted)`);
         return '';
     }
     const result = await resumeRun(id);
