@@ -96,6 +96,15 @@ export const ProfileSchema = z
         lore: z.object({ editOtherBooks: z.boolean() }).default({ editOtherBooks: false }),
         /** Other extensions' tools (`ext.<name>`): ask the user before each call. Absent: never ask. */
         extTools: z.object({ askBeforeCall: z.boolean() }).optional(),
+        /**
+         * As a `before` agent (a director, issue 34): where its brief goes into SillyTavern's own generation,
+         * as an extension prompt `depth` messages from the end of the chat with this `role`, and whether a
+         * swipe or regenerate of the reply plans again (else it reuses the brief made for that user message).
+         * Defaulted, so profiles stored before it load unchanged.
+         */
+        brief: z
+            .object({ depth: z.number().int().min(0).max(10_000), role: z.enum(['system', 'user', 'assistant']), replanOnSwipe: z.boolean() })
+            .default({ depth: 1, role: 'system', replanOnSwipe: false }),
     })
     .superRefine((profile, ctx) => {
         for (const root of profile.workspace.writableRoots) {
@@ -126,6 +135,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     textProtocol: { grammar: true },
     systemPrompt: '',
     lore: { editOtherBooks: false },
+    brief: { depth: 1, role: 'system', replanOnSwipe: false },
 };
 
 export const WRITER_PROFILE: Profile = {
@@ -181,7 +191,61 @@ export const GAME_MASTER_PROFILE: Profile = {
         'You are the game master. When an action has an uncertain outcome, roll for it with dice_roll (e.g. 1d20 for a check, 2d6 for damage) before you narrate, and let the numbers decide. Mention the roll briefly in the reply.',
 };
 
-export const BUILT_IN_PROFILES: readonly Profile[] = [WRITER_PROFILE, RESEARCHER_PROFILE, EDITOR_PROFILE, GAME_MASTER_PROFILE];
+/** Read-only tools of the chat, the lore and the skills: what an agent around the reply looks things up with. */
+const LOOK_UP_TOOLS = ['chat.*', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*'];
+
+export const DIRECTOR_PROFILE: Profile = {
+    ...BASE,
+    id: 'director',
+    displayName: 'Director',
+    description: 'Plans before the reply: reads the chat, the lore and the memory, and writes a brief of what the next reply must respect.',
+    presentation: 'background',
+    tools: {
+        ...BASE.tools,
+        allow: [...LOOK_UP_TOOLS, 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
+        maxRounds: 12,
+        maxCallsPerRun: 30,
+    },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['output', 'scratch', 'plan'] },
+    systemPrompt:
+        'Keep the brief short (a few bullet points, under 150 words): the open threads and promises to keep, the facts the reply must not contradict, how the character speaks, and what the user just asked for. Do not write the reply itself.',
+};
+
+export const LORE_KEEPER_PROFILE: Profile = {
+    ...BASE,
+    id: 'lore-keeper',
+    displayName: 'Lore keeper',
+    description: 'Works after each reply: reads it and the lore in scope, and proposes lore changes for you to accept.',
+    presentation: 'background',
+    tools: {
+        ...BASE.tools,
+        allow: [...LOOK_UP_TOOLS, 'worldinfo.propose', 'workspace.list_files', 'workspace.read_file', 'workspace.write_file', 'workspace.finish'],
+        maxRounds: 12,
+        maxCallsPerRun: 30,
+    },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['scratch'] },
+    systemPrompt:
+        'Propose a lore change only for a lasting fact the reply established (a new place, person, item or rule, or a change to one), never for passing detail. Prefer editing an existing entry to adding a near-duplicate. Propose nothing when nothing lasting changed.',
+};
+
+export const MEMORY_KEEPER_PROFILE: Profile = {
+    ...BASE,
+    id: 'memory-keeper',
+    displayName: 'Memory keeper',
+    description: 'Works after each reply: keeps the chat\'s memory in persist/ up to date, one file per subject.',
+    presentation: 'background',
+    tools: {
+        ...BASE.tools,
+        allow: [...LOOK_UP_TOOLS, 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
+        maxRounds: 16,
+        maxCallsPerRun: 40,
+    },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['persist', 'scratch'] },
+    systemPrompt:
+        'Keep persist/ as one Markdown file per subject: persist/characters.md, persist/relationships.md, persist/places.md, persist/threads.md (open threads and promises). Update them with what the new reply changed, keep them short and current, and drop what no longer holds.',
+};
+
+export const BUILT_IN_PROFILES: readonly Profile[] = [WRITER_PROFILE, RESEARCHER_PROFILE, EDITOR_PROFILE, GAME_MASTER_PROFILE, DIRECTOR_PROFILE, LORE_KEEPER_PROFILE, MEMORY_KEEPER_PROFILE];
 
 export function builtInProfile(id: string): Profile | undefined {
     return BUILT_IN_PROFILES.find((profile) => profile.id === id);

@@ -44,6 +44,10 @@ export const RunRecordSchema = z.object({
     lease: z.object({ owner: z.string(), until: z.number() }).optional(),
     /** Kept as a summary by retention: record and journal only, its files and checkpoints were dropped. */
     summary: z.boolean().optional(),
+    /** Its phase in its chat's turn (issue 34); absent: `reply`. */
+    phase: z.enum(['before', 'reply', 'after']).optional(),
+    /** The turn it belongs to (the user message it answers), when the page named one. */
+    turnId: z.string().optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

@@ -8,6 +8,19 @@ import { ExtToolSpecSchema } from './ext-tools';
 export const GenerationTypeSchema = z.enum(['normal', 'regenerate', 'swipe']);
 export type GenerationType = z.infer<typeof GenerationTypeSchema>;
 
+/**
+ * Where a run stands in its chat's turn (issue 34): `before` SillyTavern's reply (a director: it writes a
+ * brief, never the chat), the `reply` itself (the agent writes it), or `after` it (a keeper, in the
+ * background, bound to the reply message: its memory goes into that message, it never writes the chat).
+ */
+export const RunPhaseSchema = z.enum(['before', 'reply', 'after']);
+export type RunPhase = z.infer<typeof RunPhaseSchema>;
+
+/** Where a director leaves its brief: the run's outcome carries this file's text. */
+export const BRIEF_PATH = 'output/brief.md';
+/** The longest brief that goes into a prompt; a longer one is cut there. */
+export const BRIEF_MAX_CHARS = 8000;
+
 /** The chat a run belongs to; checked again before every commit. */
 export const ChatIdentitySchema = z.object({
     chatId: z.string(),
@@ -94,6 +107,14 @@ export const RunInputSchema = z.object({
      * prefix in place, starting from its current `text` (the user's edits included), per the user's `request`.
      */
     fix: z.object({ messageIndex: z.number().int().nonnegative(), text: z.string(), request: z.string().min(1) }).optional(),
+    /** The run's phase in its turn; absent: `reply` (every run before issue 34). */
+    phase: RunPhaseSchema.optional(),
+    /** A reply agent's brief: what the turn's `before` agent wrote for this user message. */
+    brief: z.string().max(BRIEF_MAX_CHARS).optional(),
+    /** An `after` run: the reply it follows, an index of `prefix` (its last message). */
+    follows: z.object({ messageIndex: z.number().int().nonnegative() }).optional(),
+    /** The turn the run belongs to (the user message it answers): the timeline groups a turn's runs by it. */
+    turnId: z.string().max(200).optional(),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 
@@ -109,5 +130,7 @@ export const RunOutcomeSchema = z.object({
     state: z.enum(['completed', 'failed', 'cancelled']),
     messageId: z.number().int().nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    /** A `before` run that completed: the text it left in output/brief.md (cut at BRIEF_MAX_CHARS), or '' when none. */
+    brief: z.string().optional(),
 });
 export type RunOutcome = z.infer<typeof RunOutcomeSchema>;

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import type { AgentStatus } from '../contract/agent-mode';
+import { DEFAULT_PIPELINE, type AgentStatus } from '../contract/agent-mode';
 import { readPanelSettings, type PanelSettings } from '../contract/panel-settings';
 import type { HealthReport } from '../contract/wire';
 
@@ -10,7 +10,7 @@ import type { HealthReport } from '../contract/wire';
 export const panelOpen = signal(false);
 
 /** The open chat's Agent Mode state and the run going on (`run`): the host's, mirrored. */
-export const chatStatus = signal<AgentStatus>({ enabled: false, chatId: null, profileId: 'writer', run: null });
+export const chatStatus = signal<AgentStatus>({ enabled: false, chatId: null, profileId: 'writer', pipeline: DEFAULT_PIPELINE, run: null });
 
 type EngineState =
     | { phase: 'idle' }

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { createLazyPublicApi } from '../../src/host/api/lazy-public-api';
 import { createPublicApi, type TavernAgentApi } from '../../src/host/api/public-api';
 import type { SkillsService } from '../../src/contract/skills-service';
+import { DEFAULT_PIPELINE } from '../../src/contract/agent-mode';
 
-const idle = { enabled: false, chatId: null, profileId: 'writer', run: null };
+const idle = { enabled: false, chatId: null, profileId: 'writer', pipeline: DEFAULT_PIPELINE, run: null };
 
 /** A loaded API whose every method records its call and answers with its own name. */
 function recordingApi(calls: string[]): TavernAgentApi {

@@ -5,6 +5,7 @@ import type { RunInput } from '../../contract/run-input';
 import type { RunControls, SkillAccess } from '../../tools/tool';
 import { newTrack, ROOT_AGENT_KEY, type AgentTrack } from '../projection/agent-track';
 import { fixInstructions, fixRequestMessage } from '../run/fix-run';
+import { phaseInstructions } from '../run/phase-run';
 import { scriptInstructions } from '../run/script-run';
 import type { RunSession } from '../run/run-session';
 import type { AgentInvocation, AgentSpec } from './agent';
@@ -59,9 +60,14 @@ function startMessages(input: RunInput, profile: Profile, system: string): WireM
     ];
 }
 
-/** The agent that answers the user; a scripted or fix run's request is the last thing it reads. */
+/**
+ * The run's root agent (the reply agent, or a director or keeper around it); a scripted or fix run's
+ * request is the last thing it reads.
+ */
 function rootStart(input: RunInput, profile: Profile, aliases: readonly string[]): WireMessage[] {
     let system = agentInstructions(input, profile, aliases);
+    const phase = phaseInstructions(input);
+    if (phase) system += `\n\n${phase}`;
     const tail: WireMessage[] = [];
     if (input.script) {
         system += `\n\n${scriptInstructions(input.script)}`;

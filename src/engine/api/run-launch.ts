@@ -25,37 +25,38 @@ export type RunWork = (deps: RunDependencies) => Promise<RunOutcome>;
  * holds its run lock, gets its cancel and guidance, its tools and event sink, and its outcome goes out only
  * after the page has taken all its events. Afterwards the chat is pruned by the user's retention settings.
  */
-export async function launchRun(state: EngineState, storage: RunStorage, input: Pick<RunInput, 'runId' | 'chat' | 'extTools'>, host: HostBridge, work: RunWork): Promise<Result<RunOutcome>> {
+export async function launchRun(state: EngineState, storage: RunStorage, input: Pick<RunInput, 'runId' | 'chat' | 'extTools' | 'phase'>, host: HostBridge, work: RunWork): Promise<Result<RunOutcome>> {
     const { runId } = input;
     const chatKey = input.chat.integrity;
     if (state.running.has(runId)) return fail('run.already_running', `Run ${runId} is already running.`);
     const controller = new AbortController();
     const guidance = new GuidanceQueue();
     state.running.set(runId, { controller, guidance });
+    const run = async (): Promise<Result<RunOutcome>> => {
+        const outcome = await withRunLock(runId, async () => {
+            const events = liveSink(state, host, chatKey);
+            const outcome = await work({
+                storage,
+                host,
+                tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, runId))],
+                sink: events.sink,
+                signal: controller.signal,
+                guidance,
+                leaseOwner: state.engineId,
+                ...(state.skillCache ? { skillFiles: skillFileReader(state.skillCache) } : {}),
+            });
+            await events.delivered();
+            return outcome;
+        });
+        state.live?.ended(chatKey, outcome);
+        return ok(outcome);
+    };
     try {
-        return await withChatWriter(
-            chatKey,
-            () => othersAlive(state, chatKey, runId),
-            async () => {
-                const outcome = await withRunLock(runId, async () => {
-                    const events = liveSink(state, host, chatKey);
-                    const outcome = await work({
-                        storage,
-                        host,
-                        tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, runId))],
-                        sink: events.sink,
-                        signal: controller.signal,
-                        guidance,
-                        leaseOwner: state.engineId,
-                        ...(state.skillCache ? { skillFiles: skillFileReader(state.skillCache) } : {}),
-                    });
-                    await events.delivered();
-                    return outcome;
-                });
-                state.live?.ended(chatKey, outcome);
-                return ok(outcome);
-            },
-            () => fail('run.chat_busy', 'An agent is already working on this chat (in this or another tab); wait for it to end.'),
+        // A keeper after a reply writes no chat message (only its memory, into the reply it follows): it works
+        // beside the chat's writer, so the user's next turn never waits for it (issue 34).
+        if (input.phase === 'after') return await run();
+        return await withChatWriter(chatKey, () => othersAlive(state, chatKey, runId), run, () =>
+            fail('run.chat_busy', 'An agent is already working on this chat (in this or another tab); wait for it to end.'),
         );
     } finally {
         state.running.delete(runId);
@@ -74,7 +75,7 @@ export function releaseBridge(host: HostBridge): void {
 async function othersAlive(state: EngineState, chatKey: string, runId: string): Promise<boolean> {
     if (!state.storage) return false;
     const now = Date.now();
-    return (await state.storage.listRuns(chatKey)).some((run) => run.runId !== runId && !isEndedState(run.state) && (state.running.has(run.runId) || leaseHeld(run, now)));
+    return (await state.storage.listRuns(chatKey)).some((run) => run.runId !== runId && run.phase !== 'after' && !isEndedState(run.state) && (state.running.has(run.runId) || leaseHeld(run, now)));
 }
 
 /**

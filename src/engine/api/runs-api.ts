@@ -6,6 +6,7 @@ import { listProfiles, resolveProfile } from '../agents/profiles';
 import { runsOfChat } from '../archive/chat-runs';
 import { planResume, type ResumePlan } from '../run/resume-plan';
 import { resumeAgent, runAgent } from '../run/run-lifecycle';
+import { phasedProfile, phaseOf } from '../run/phase-run';
 import { scriptedProfile } from '../run/script-run';
 import { markInterruptedRuns } from '../tabs/sweep';
 import { withStorage, type EngineState } from './engine-state';
@@ -42,7 +43,8 @@ export function createRunsApi(state: EngineState, sweep: () => Promise<void>): R
                 const ready = prepared.get(parsed.data.runId);
                 prepared.delete(parsed.data.runId);
                 if (!ready) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
-                const input = { ...parsed.data, profile: scriptedProfile(ready.profile, parsed.data.script), agentProfiles: ready.profiles };
+                const profile = phasedProfile(scriptedProfile(ready.profile, parsed.data.script), phaseOf(parsed.data));
+                const input = { ...parsed.data, profile, agentProfiles: ready.profiles };
                 return await launchRun(state, storage, input, host, (deps) => runAgent(input, deps));
             } finally {
                 releaseBridge(host);

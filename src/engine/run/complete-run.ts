@@ -1,6 +1,7 @@
 import { RunFailure } from '../../contract/errors';
 import { RECORD_VERSION } from '../../contract/records';
-import type { RunOutcome } from '../../contract/run-input';
+import { BRIEF_PATH, type RunOutcome } from '../../contract/run-input';
+import { briefText, phaseOf } from './phase-run';
 import { storageFailure } from '../../store/storage-failure';
 import type { Workspace } from '../../workspace/workspace';
 import type { RunSession } from './run-session';
@@ -23,14 +24,16 @@ export async function completeRun(session: RunSession, workspace: Workspace, end
             throw storageFailure(error);
         }
         await journal.append('persist-promote', { files: Object.keys(persisted).length });
-        if (session.hasCommitted) await attachMemory(session, persisted, base);
+        // A reply's memory goes into the message it committed; a keeper's into the reply it follows.
+        if (session.hasCommitted || phaseOf(input) === 'after') await attachMemory(session, persisted, base);
         await journal.append('run-finish', { reason: end.note });
     } else {
         await journal.append('persist-skip', { reason: 'The run ended after its wrap-up turn without workspace.finish.' });
         await journal.append('run-finish', { reason: 'wrap-up turn ended without workspace.finish' });
     }
     await session.setState('completed');
-    return { runId: input.runId, state: 'completed', messageId: record.messageId, error: null };
+    const brief = phaseOf(input) === 'before' ? { brief: briefText(workspace.get(BRIEF_PATH)?.content) } : {};
+    return { runId: input.runId, state: 'completed', messageId: record.messageId, error: null, ...brief };
 }
 
 const sameFiles = (a: Record<string, string>, b: Record<string, string>) =>

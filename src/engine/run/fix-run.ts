@@ -18,9 +18,19 @@ export const FIX_OUTPUT_PATH = 'output/main.md';
  * as "not in the chat", which makes the fix run write its memory in full into the message.
  */
 export async function fixMemoryBase(input: RunInput, storage: RunStorage): Promise<MemoryBase> {
-    if (!input.fix) return memoryBase(input.prefix, storage);
+    if (!input.fix) return followedMemoryBase(input, await memoryBase(input.prefix, storage));
     const base = await memoryBase(input.prefix.slice(0, input.fix.messageIndex + 1), storage);
     return { ...base, inChat: false };
+}
+
+/**
+ * A keeper after a reply (issue 34) writes its memory into that reply message. When the reply itself gave the
+ * base, the message's memory is replaced by the keeper's: a delta against it could not be resolved from the
+ * chat any more, so the base is reported as "not in the chat" and the memory is written in full.
+ */
+function followedMemoryBase(input: RunInput, base: MemoryBase): MemoryBase {
+    const followed = input.follows ? input.prefix[input.follows.messageIndex] : undefined;
+    return followed?.agentRunId && followed.agentRunId === base.runId ? { ...base, inChat: false } : base;
 }
 
 /**

@@ -76,6 +76,8 @@ export class RunSession {
             error: null,
             createdAt: this.now(),
             updatedAt: this.now(),
+            ...(input.phase ? { phase: input.phase } : {}),
+            ...(input.turnId ? { turnId: input.turnId } : {}),
         };
         // The same run goes on: its record (committed message, creation time); its numbering comes from the journal.
         if (resume) this.record = { ...resume.record };

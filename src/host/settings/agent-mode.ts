@@ -20,7 +20,7 @@ export function currentChatAgentState(): ChatAgentState {
 
 export function agentStatus(run: AgentStatus['run'] = null): AgentStatus {
     const state = currentChatAgentState();
-    return { enabled: state.enabled, chatId: currentChatId(), profileId: state.profileId, run };
+    return { enabled: state.enabled, chatId: currentChatId(), profileId: state.profileId, pipeline: state.pipeline, run };
 }
 
 type Listener = () => void;
