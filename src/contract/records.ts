@@ -48,6 +48,8 @@ export const RunRecordSchema = z.object({
     phase: z.enum(['before', 'reply', 'after']).optional(),
     /** The turn it belongs to (the user message it answers), when the page named one. */
     turnId: z.string().optional(),
+    /** An `after` run: the chat message (index) of the reply it follows. */
+    follows: z.number().int().nonnegative().optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

@@ -78,6 +78,7 @@ export class RunSession {
             updatedAt: this.now(),
             ...(input.phase ? { phase: input.phase } : {}),
             ...(input.turnId ? { turnId: input.turnId } : {}),
+            ...(input.follows ? { follows: input.follows.messageIndex } : {}),
         };
         // The same run goes on: its record (committed message, creation time); its numbering comes from the journal.
         if (resume) this.record = { ...resume.record };
