@@ -1,8 +1,8 @@
-// Builds the three files SillyTavern loads: dist/index.js (main-thread ES module), dist/worker.js (module
-// worker) and dist/style.css. The output is committed (SillyTavern installs by git clone and never builds),
+// Builds the files SillyTavern loads: dist/index.js (main-thread ES module), dist/worker.js (module worker),
+// dist/sandbox.js and dist/quickjs.wasm (the script sandbox's worker and its QuickJS) and dist/style.css. The output is committed (SillyTavern installs by git clone and never builds),
 // so the build must be byte-for-byte reproducible: no timestamps, no absolute paths, pinned esbuild.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -33,6 +33,10 @@ const shared = {
 // Chunk names carry a content hash: old ones would pile up beside the new ones, so the folder starts empty.
 rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
 
+// QuickJS's WebAssembly, a file of its own that the sandbox worker loads (src/sandbox/load-quickjs.ts).
+mkdirSync(outdir, { recursive: true });
+copyFileSync(path.join(root, 'node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm'), path.join(outdir, 'quickjs.wasm'));
+
 await Promise.all([
     build({
         ...shared,
@@ -46,5 +50,7 @@ await Promise.all([
         chunkNames: 'chunks/[name]-[hash]',
     }),
     build({ ...shared, entryPoints: { worker: 'src/worker.ts' }, outdir, platform: 'browser' }),
+    // The script sandbox (issue 35): a worker of its own, started by the engine when a script first runs.
+    build({ ...shared, entryPoints: { sandbox: 'src/sandbox-worker.ts' }, outdir, platform: 'browser' }),
     build({ ...shared, entryPoints: { style: 'styles/panel.css' }, outdir }),
 ]);

@@ -50,6 +50,16 @@ export const RECOVERABLE_CODES = [
     'tool.interrupted',
     'tool.denied_by_user',
     'tool.timeout',
+    /** skill.run_script (TauriTavern's codes, SKILL-SCRIPTS.md §1.6) and script.run (issue 35). */
+    'skill.run_script_invalid_name',
+    'skill.run_script_skill_not_visible',
+    'skill.run_script_not_found',
+    'skill.run_script_execution_failed',
+    'skill.run_script_result_too_large',
+    'skill.run_script_write_failed',
+    'script.execution_failed',
+    'script.result_too_large',
+    'script.too_many_calls',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 

@@ -56,6 +56,23 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     'tool-call-start': z.object({ callId: text, providerCallId: text.optional(), name: text, canonical: nullableText, argsPath: text, counted: z.boolean().optional() }),
     'tool-call-complete': z.object({ callId: text, name: text, durationMs: z.number(), summary: text, resultPath: text }),
     'tool-call-fail': z.object({ callId: text, name: text, durationMs: z.number(), code: text, message: text, hint: text, resultPath: text }),
+    /**
+     * One tool a program called (script.run, issue 35), under the program's call `programCallId`: run with the
+     * agent's rules, counted against its budget when `counted`, never part of its conversation. `code` is the
+     * tool's error code when it failed.
+     */
+    'script-call': z.object({
+        callId: text,
+        programCallId: text,
+        name: text,
+        canonical: nullableText,
+        counted: z.boolean(),
+        durationMs: z.number(),
+        summary: text,
+        code: nullableText,
+        argsPath: text,
+        resultPath: text,
+    }),
     'file-write': z.object({ path: text, mode: z.enum(['replace', 'append', 'direct_output']), version: count, chars: count }),
     'patch-apply': z.object({ path: text, replacements: count, version: count }),
     /** `kind` says what made it; checkpoints journaled before it existed get theirs from the events around them. */

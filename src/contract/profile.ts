@@ -31,6 +31,12 @@ export const ModelBindingSchema = z.discriminatedUnion('mode', [
 ]);
 export type ModelBinding = z.infer<typeof ModelBindingSchema>;
 
+export const ScriptsSettingSchema = z.enum(['off', 'skills', 'all']);
+export type ScriptsSetting = z.infer<typeof ScriptsSettingSchema>;
+
+/** The script tools and the setting each needs. */
+const SCRIPT_TOOLS: Readonly<Record<string, ScriptsSetting>> = { 'skill.run_script': 'skills', 'script.run': 'all' };
+
 export const ProfileSchema = z
     .object({
         version: z.literal(PROFILE_VERSION),
@@ -105,6 +111,13 @@ export const ProfileSchema = z
         brief: z
             .object({ depth: z.number().int().min(0).max(10_000), role: z.enum(['system', 'user', 'assistant']), replanOnSwipe: z.boolean() })
             .default({ depth: 1, role: 'system', replanOnSwipe: false }),
+        /**
+         * Scripts (issue 35): `skills` lets the agent run its visible skills' scripts (skill.run_script), `all`
+         * also lets it run a program of its own that calls the read tools (script.run), `off` neither. These two
+         * tools follow this setting, not the allow list; a deny still wins. Defaulted (`skills`), so profiles
+         * stored before it load unchanged.
+         */
+        scripts: ScriptsSettingSchema.default('skills'),
     })
     .superRefine((profile, ctx) => {
         for (const root of profile.workspace.writableRoots) {
@@ -136,6 +149,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     systemPrompt: '',
     lore: { editOtherBooks: false },
     brief: { depth: 1, role: 'system', replanOnSwipe: false },
+    scripts: 'skills',
 };
 
 export const WRITER_PROFILE: Profile = {
@@ -145,6 +159,7 @@ export const WRITER_PROFILE: Profile = {
     description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
     tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'agent.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
+    scripts: 'all',
 };
 
 export const RESEARCHER_PROFILE: Profile = {
@@ -162,6 +177,7 @@ export const RESEARCHER_PROFILE: Profile = {
     },
     delegation: { ...BASE.delegation, callable: true, allowAsSubagent: true },
     workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['scratch', 'summaries'] },
+    scripts: 'all',
 };
 
 export const EDITOR_PROFILE: Profile = {
@@ -187,6 +203,7 @@ export const GAME_MASTER_PROFILE: Profile = {
     description: 'Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.',
     tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*', 'agent.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
+    scripts: 'all',
     systemPrompt:
         'You are the game master. When an action has an uncertain outcome, roll for it with dice_roll (e.g. 1d20 for a check, 2d6 for damage) before you narrate, and let the numbers decide. Mention the roll briefly in the reply.',
 };
@@ -259,8 +276,14 @@ export function matchesToolPattern(name: string, pattern: string): boolean {
     return name === pattern;
 }
 
-export function isToolAllowed(profile: Pick<Profile, 'tools'>, name: string): boolean {
-    const allowed = profile.tools.allow.some((pattern) => matchesToolPattern(name, pattern));
+export function isToolAllowed(profile: Pick<Profile, 'tools'> & Partial<Pick<Profile, 'scripts'>>, name: string): boolean {
     const denied = profile.tools.deny.some((pattern) => matchesToolPattern(name, pattern));
-    return allowed && !denied;
+    if (denied) return false;
+    const needs = SCRIPT_TOOLS[name];
+    if (needs) return scriptsAllow(profile.scripts ?? 'skills', needs);
+    return profile.tools.allow.some((pattern) => matchesToolPattern(name, pattern));
+}
+
+function scriptsAllow(setting: ScriptsSetting, needs: ScriptsSetting): boolean {
+    return setting === 'all' || (setting === 'skills' && needs === 'skills');
 }

@@ -4,6 +4,7 @@ import type { RunInput } from '../contract/run-input';
 import type { SkillFile } from '../contract/skills';
 import type { AgentAccess } from './agent-access';
 import type { JournalWriter } from '../workspace/journal-writer';
+import type { ScriptRequest, ScriptResult, ToolCallAnswer } from '../contract/scripts';
 
 export { failure, success, type ToolOutcome, type ToolResult } from '../contract/tool-outcome';
 import type { ToolOutcome } from '../contract/tool-outcome';
@@ -37,6 +38,16 @@ export interface SkillAccess {
     charsRead: number;
 }
 
+/**
+ * What the script tools get from the engine (issue 35): the sandbox, bound to the run's limit of scripts at
+ * once; and for a program (script.run), the read tools it may call, by the name the model knows them, each
+ * run with the agent's own rules and journaled as the program's inner call.
+ */
+export interface ScriptAccess {
+    run(request: ScriptRequest, callTool: (name: string, args: unknown) => Promise<ToolCallAnswer>): Promise<ScriptResult>;
+    programTools: { names: string[]; refused: string[]; call(name: string, args: unknown): Promise<ToolCallAnswer> };
+}
+
 export interface ToolContext {
     /** The frozen snapshot of the run's start: chat prefix, world-info activation, identity. */
     input: RunInput;
@@ -48,6 +59,8 @@ export interface ToolContext {
     signal: AbortSignal;
     /** The journal of the calling agent (stamped with its task), for tools that record an event of their own (worldinfo.propose). */
     journal?: JournalWriter;
+    /** The sandbox, for the script tools; absent where scripts cannot run (unit tests of other tools). */
+    scripts?: ScriptAccess;
 }
 
 /** A tool is data plus one function (STYLE.md): name, alias, description, zod arguments, execute. */

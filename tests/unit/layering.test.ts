@@ -18,6 +18,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     workspace: ['workspace', 'contract'],
     // Skill packages: parsing, archives, payloads, hashing; pure, used by the engine.
     skills: ['skills', 'contract'],
+    // The script sandbox (QuickJS): its own worker bundle; the engine reaches it only by messages.
+    sandbox: ['sandbox', 'workspace', 'contract'],
+    'sandbox-worker': ['sandbox', 'contract'],
     tools: ['tools', 'workspace', 'contract'],
     engine: ['engine', 'tools', 'workspace', 'store', 'skills', 'contract'],
     worker: ['engine', 'contract'],

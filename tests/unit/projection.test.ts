@@ -72,7 +72,7 @@ describe('the conversation is a projection of the journal', () => {
         const guidance = new GuidanceQueue();
         const script: Array<ModelReply | ((request: ModelRequest) => ModelReply | Promise<ModelReply>)> = [
             { ok: false, status: 503, message: 'busy', aborted: false },
-            toolTurn(rawCall('r1', 'workspace_read_file', { path: 'output/none.md' }), rawCall('r2', 'no_such_tool', {}), rawCall('r3', 'workspace_write_file', { path: 'output/main.md', content: 'Draft' }), rawCall('r4', 'workspace_write_file', { path: 'persist/notes.md', content: 'A glade.' })),
+            toolTurn(rawCall('r1', 'workspace_read_file', { path: 'output/none.md' }), rawCall('r2', 'no_such_tool', {}), rawCall('r3', 'workspace_write_file', { path: 'output/main.md', content: 'Draft' }), rawCall('r4', 'workspace_write_file', { path: 'persist/notes.md', content: 'A glade.' }), rawCall('r5', 'script_run', { code: 'return (await tools.chat_search({ query: "glade" })).length > 0;' })),
             async () => {
                 await guidance.add('Keep it short.');
                 return replyOf(rawResponse('I will write it now.'));
@@ -87,7 +87,7 @@ describe('the conversation is a projection of the journal', () => {
         assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
         // What the reducer put in front of the model (live and rebuilt alike, checked below).
         const last = JSON.stringify(h.requests.at(-1)?.messages);
-        for (const shown of ['Keep it short.', 'reminder 1/2', 'model.response_truncated', 'workspace.file_not_found', 'tool.not_allowed']) assert.ok(last.includes(shown), shown);
+        for (const shown of ['Keep it short.', 'reminder 1/2', 'model.response_truncated', 'workspace.file_not_found', 'tool.not_allowed', 'Program result:\\ntrue']) assert.ok(last.includes(shown), shown);
         // After the run: a checkpoint restored from the timeline, the proposal decided in the panel.
         const [first] = await listCheckpoints(h.storage, 'solo');
         assert.ok(first);

@@ -206,7 +206,7 @@ describe('runAgent: a complete run', () => {
         const first = h.requests[0]!;
         assert.deepEqual(
             first.tools.map((t) => t.function.name),
-            ALL_TOOLS.filter((t) => WRITER_PROFILE.tools.allow.some((p) => p === '*' || (p.endsWith('.*') ? t.name.startsWith(p.slice(0, -1)) : p === t.name))).map((t) => t.alias),
+            ALL_TOOLS.filter((t) => WRITER_PROFILE.tools.allow.some((p) => p === '*' || (p.endsWith('.*') ? t.name.startsWith(p.slice(0, -1)) : p === t.name)) || (t.name === 'script.run' && WRITER_PROFILE.scripts === 'all')).map((t) => t.alias),
         );
         assert.ok(first.tools.some((t) => t.function.name === 'workspace_write_file'));
         for (const tool of first.tools) {

@@ -1,7 +1,7 @@
 import type { Profile } from '../../contract/profile';
 import type { RunInput } from '../../contract/run-input';
 import type { AgentAccess, TaskSpec } from '../../tools/agent-access';
-import type { RunControls, SkillAccess } from '../../tools/tool';
+import type { RunControls, ScriptAccess, SkillAccess } from '../../tools/tool';
 import type { JournalWriter } from '../../workspace/journal-writer';
 import type { Workspace } from '../../workspace/workspace';
 import type { AgentTrack } from '../projection/agent-track';
@@ -31,6 +31,8 @@ export interface AgentInvocation {
     readonly skills: SkillAccess;
     /** Delegation as the tool call `callId` sees it; undefined for an agent built without a task board. */
     agentsFor(callId: string): AgentAccess | undefined;
+    /** The sandbox as the script tool call `callId` uses it; undefined where the run has no sandbox. */
+    scriptsFor(callId: string): ScriptAccess | undefined;
     /** The tasks this agent started (null for a sub-agent: they never delegate). */
     readonly tasks: TaskBoard | null;
     /** Its projection of the journal: conversation, loop state and budget. */

@@ -15,6 +15,7 @@ import { commitThroughHost } from './commit-through-host';
 import { applyContextSettings } from './context';
 import { Dispatcher } from './dispatch';
 import { agentInstructions, taskInstructions, taskMessage } from './instructions';
+import { scriptAccess } from '../scripts/script-access';
 import { taskAccess } from './task-access';
 import type { TaskBoard } from './task-board';
 
@@ -34,7 +35,7 @@ export function createAgent(spec: AgentSpec): AgentInvocation {
     const track = newTrack(task?.entry.taskId ?? ROOT_AGENT_KEY, budget, profile.maxToolReminders, start);
     session.projection.register(track);
     const access = task ? taskAccess(task.entry, workspace) : null;
-    return {
+    const agent: AgentInvocation = {
         session,
         profile,
         input,
@@ -49,7 +50,9 @@ export function createAgent(spec: AgentSpec): AgentInvocation {
         agentsFor: access ? () => access : delegation ? (callId) => delegation.accessFor(callId) : () => undefined,
         tasks: task ? null : delegation,
         track,
+        scriptsFor: (callId) => scriptAccess(agent, callId),
     };
+    return agent;
 }
 
 /** The system message, then the prompt SillyTavern assembled, as this profile's context settings keep it. */

@@ -1,5 +1,6 @@
 import type { IDBPDatabase } from 'idb';
 import { describeError, fail, type Result } from '../../contract/result';
+import type { ScriptRunner } from '../../contract/scripts';
 import type { RetentionPolicy } from '../../contract/storage';
 import { DEFAULT_RETENTION } from '../../contract/storage';
 import type { TavernAgentDb } from '../../store/db';
@@ -27,6 +28,8 @@ export interface EngineState {
     retention: RetentionPolicy;
     /** Names this engine in run leases: a tab never takes its own live run for another's. */
     readonly engineId: string;
+    /** The script sandbox's pool, made when a run first starts (its workers start with the first script). */
+    scripts: ScriptRunner | null;
     readonly running: Map<string, RunningRun>;
 }
 
@@ -39,6 +42,7 @@ export function newEngineState(): EngineState {
         live: null,
         retention: DEFAULT_RETENTION,
         engineId: `engine-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`,
+        scripts: null,
         running: new Map(),
     };
 }

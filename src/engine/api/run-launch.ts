@@ -14,6 +14,7 @@ import type { RunStorage } from '../../store/run-storage';
 import { withChatWriter } from '../tabs/chat-writer';
 import { leaseHeld } from '../tabs/leases';
 import { withRunLock } from '../tabs/run-locks';
+import { workerSandboxPool } from '../scripts/sandbox-pool';
 import { skillFileReader } from './skills-api';
 import type { EngineState } from './engine-state';
 
@@ -43,6 +44,7 @@ export async function launchRun(state: EngineState, storage: RunStorage, input: 
                 signal: controller.signal,
                 guidance,
                 leaseOwner: state.engineId,
+                scripts: (state.scripts ??= workerSandboxPool()),
                 ...(state.skillCache ? { skillFiles: skillFileReader(state.skillCache) } : {}),
             });
             await events.delivered();

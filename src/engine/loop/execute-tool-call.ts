@@ -33,6 +33,7 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
             run: agent.controls,
             skills: agent.skills,
             agents: agent.agentsFor(callId),
+            scripts: agent.scriptsFor(callId),
             signal: agent.signal,
             journal,
         }),

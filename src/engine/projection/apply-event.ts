@@ -73,6 +73,10 @@ export function applyEvent(track: AgentTrack, fact: EventFact, sources: EventSou
         case 'tool-call-fail':
             answerCall(track, fact.payload.resultPath, sources);
             return;
+        case 'script-call':
+            // A program's tool call costs the agent a call of its budget; its result went to the program only.
+            if (fact.payload.counted && fact.payload.canonical !== null) budget.countCall(fact.payload.canonical);
+            return;
         case 'guidance-deliver':
             conversation.push({ role: 'user', content: guidanceMessage(sources.guidance(fact.payload.guidanceIds)) });
             return;

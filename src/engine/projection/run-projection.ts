@@ -79,6 +79,7 @@ export class RunProjection {
                 this.messageId = fact.payload.messageId;
                 break;
             case 'tool-call-start':
+            case 'script-call':
                 this.callNumber = Math.max(this.callNumber, Number(fact.payload.callId.replace(/\D/g, '')) || 0);
                 break;
             case 'task-start':

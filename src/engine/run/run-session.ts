@@ -10,6 +10,8 @@ import type { FileStore } from '../../workspace/journal-writer';
 import { Journal, type EventSink } from '../journal/journal';
 import type { GuidanceQueue } from '../agents/guidance-queue';
 import { RunProjection } from '../projection/run-projection';
+import { ScriptSlots } from '../scripts/script-slots';
+import { SCRIPTS_AT_ONCE_PER_RUN, type ScriptRunner } from '../../contract/scripts';
 
 export interface RunDependencies {
     storage: RunStorage;
@@ -25,6 +27,8 @@ export interface RunDependencies {
      * does not carry them frozen (`agentProfiles`; a unit test's run, a run stored before they were).
      */
     profiles?: readonly Profile[];
+    /** The script sandbox (issue 35): the worker's pool of sandbox workers, or QuickJS in-process in node tests. */
+    scripts?: ScriptRunner;
     /** Jitter source for retry backoff; tests pin it. */
     random?: () => number;
     /** The user's guidance for this run, added from the page while it works. */
@@ -47,6 +51,8 @@ export class RunSession {
     readonly record: RunRecord;
     readonly journal: Journal;
     readonly projection: RunProjection;
+    /** At most SCRIPTS_AT_ONCE_PER_RUN scripts of this run at once. */
+    readonly scriptSlots = new ScriptSlots(SCRIPTS_AT_ONCE_PER_RUN);
     readonly now: () => number;
     /** Storage for files no event records; errors come back named (`store.write_failed`, quota). */
     readonly fileStore: FileStore;
