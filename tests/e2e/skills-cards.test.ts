@@ -6,6 +6,7 @@ import { openCharacter, sendMessage } from '../harness/browser';
 import { agentOn, call, calls, toolMessages } from '../harness/agent';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import { base64, skillIndex, skillMd } from '../fixtures/skill-files';
+import { cardJson, importCard, OFFER, offered } from '../fixtures/cards';
 
 let session: TavernSession;
 
@@ -43,61 +44,6 @@ function tauriPayload(lore = CARD_LORE) {
             },
         ],
     };
-}
-
-function cardJson(name: string, skills: unknown): string {
-    return JSON.stringify({
-        spec: 'chara_card_v2',
-        spec_version: '2.0',
-        data: {
-            name,
-            description: `${name} is a test character.`,
-            personality: '',
-            scenario: '',
-            first_mes: `Hello, I am ${name}.`,
-            mes_example: '',
-            creator_notes: '',
-            system_prompt: '',
-            post_history_instructions: '',
-            alternate_greetings: [],
-            tags: [],
-            creator: 'tests',
-            character_version: '1',
-            extensions: { tauritavern: { skills, agentProfiles: { version: 1, items: [] } } },
-        },
-    });
-}
-
-/** Imports a character through SillyTavern's own importer (a V2 JSON card) and returns its avatar file. */
-async function importCard(page: Page, json: string): Promise<string> {
-    return page.evaluate(async (text) => {
-        const context = SillyTavern!.getContext() as unknown as { getRequestHeaders(): Record<string, string>; getCharacters(): Promise<void> };
-        const form = new FormData();
-        form.append('avatar', new File([text], 'card.json', { type: 'application/json' }));
-        form.append('file_type', 'json');
-        const headers = context.getRequestHeaders();
-        delete headers['Content-Type'];
-        const response = await fetch('/api/characters/import', { method: 'POST', headers, body: form });
-        const body = (await response.json()) as { file_name?: string; error?: boolean };
-        if (!body.file_name) throw new Error(`import failed: ${JSON.stringify(body)}`);
-        await context.getCharacters();
-        return body.file_name.endsWith('.png') ? body.file_name : `${body.file_name}.png`;
-    }, json);
-}
-
-const OFFER = '.popup:has(.tavern-agent-skill-offer)';
-
-/** Waits until the offer check for the open chat ended (with no popup) or a popup is up; true when offered. */
-async function offered(page: Page): Promise<boolean> {
-    await page.waitForFunction(
-        (selector) => {
-            const chat = SillyTavern!.getContext().getCurrentChatId();
-            return Boolean(document.querySelector(selector)) || (Boolean(chat) && document.body.dataset.tavernAgentSkillOffersChecked === chat);
-        },
-        OFFER,
-        { timeout: 20_000 },
-    );
-    return (await page.locator(OFFER).count()) > 0;
 }
 
 async function visibleSkills(page: Page): Promise<string> {
