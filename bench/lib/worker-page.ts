@@ -24,7 +24,8 @@ export async function openWorkerBench(browser: ContextSource): Promise<WorkerBen
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'tavern-agent-bench-'));
     await build({
         absWorkingDir: REPO_ROOT,
-        entryPoints: { page: 'bench/pages/page.ts', 'worker-bench': 'bench/pages/worker-bench.ts' },
+        // sandbox.js and quickjs.wasm sit beside the bench worker, as dist/ has them beside worker.js.
+        entryPoints: { page: 'bench/pages/page.ts', 'worker-bench': 'bench/pages/worker-bench.ts', sandbox: 'src/sandbox-worker.ts' },
         outdir,
         bundle: true,
         format: 'esm',
@@ -33,6 +34,7 @@ export async function openWorkerBench(browser: ContextSource): Promise<WorkerBen
         minify: true,
         logLevel: 'warning',
     });
+    fs.copyFileSync(path.join(REPO_ROOT, 'node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm'), path.join(outdir, 'quickjs.wasm'));
     fs.writeFileSync(path.join(outdir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>bench</title><script type="module" src="./page.js"></script>\n');
     const server = await serveFolder(outdir);
     const context = await browser.newContext();

@@ -69,13 +69,21 @@ function subagentInput(runId: string): RunInput {
 let opened = false;
 
 /** One whole run with `rounds` list-files rounds; wall time on the page, host time (≈ 0) kept apart. */
-async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: number; events: number; state: string; crossedMessages: number; crossedChars: number; crossedTools: number; deliveries: number; spacing: number[] }> {
+function timedRun(rounds: number) {
+    return timedPageRun(runInput(`bench-${crypto.randomUUID()}`), scriptedReplies(rounds), rounds);
+}
+
+/**
+ * One whole run of the engine through this page, as the extension runs it: the engine in the worker, every
+ * model request crossing to this page's host (instant: the replies are built before), which keeps the
+ * conversation as the extension's host does. `spaced` rounds' request spacing is reported.
+ */
+async function timedPageRun(input: RunInput, replies: unknown[], spaced = 0): Promise<{ wallMs: number; hostMs: number; events: number; state: string; crossedMessages: number; crossedChars: number; crossedTools: number; deliveries: number; spacing: number[] }> {
     if (!opened) {
         const result = await worker.open(`bench-loop-${crypto.randomUUID()}`);
         if (!result.ok) throw new Error(result.error.message);
         opened = true;
     }
-    const replies = scriptedReplies(rounds);
     let hostMs = 0;
     let events = 0;
     // What crosses worker → page in model requests: messages and their characters.
@@ -110,7 +118,6 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
             deliveries += 1;
         },
     };
-    const input = runInput(`bench-${crypto.randomUUID()}`);
     // The engine runs the profile prepareRun resolved (as the extension does): the bench's writer, stored as an override.
     const prepared = await worker.prepareRun(input.runId, input.profile.id, { [input.profile.id]: input.profile });
     if (!prepared.ok) throw new Error(prepared.error.message);
@@ -118,9 +125,18 @@ async function timedRun(rounds: number): Promise<{ wallMs: number; hostMs: numbe
     const outcome = await worker.startRun(input, proxy(host));
     const wallMs = performance.now() - started;
     if (!outcome.ok) throw new Error(outcome.error.message);
+    if (outcome.value.state !== 'completed') throw new Error(`the run ${outcome.value.state}: ${outcome.value.error?.message}`);
     // Rounds 2..N (each a list-files round followed by the next request); the last request is the write round's.
-    const spacing = requestTimes.slice(1, rounds + 1).map((at, i) => at - requestTimes[i]!);
+    const spacing = requestTimes.slice(1, spaced + 1).map((at, i) => at - requestTimes[i]!);
     return { wallMs, hostMs, events, state: outcome.value.state, crossedMessages, crossedChars, crossedTools, deliveries, spacing };
+}
+
+/** The tally two ways (worker-bench.ts tallyScripts), each a whole run through this page; their wall times. */
+async function tallyTwoWays(searches: number): Promise<{ programMs: number; roundsMs: number }> {
+    const tally = await worker.tallyScripts(searches);
+    const programMs = (await timedPageRun({ ...tally.input, runId: `tally-program-${crypto.randomUUID()}` }, tally.program)).wallMs;
+    const roundsMs = (await timedPageRun({ ...tally.input, runId: `tally-rounds-${crypto.randomUUID()}` }, tally.rounds)).wallMs;
+    return { programMs, roundsMs };
 }
 
 /**
@@ -148,27 +164,33 @@ function inWorkerRun(rounds: number, storage: 'idb' | 'memory'): Promise<{ ms: n
  * Imports a 1,000-file skill zip the way the extension does: the page hands the bytes to the worker, which
  * unzips, checks, hashes and normalizes. Counts long tasks (> 50 ms) on this page's main thread meanwhile.
  */
+/** Runs `work`, and counts the page's long tasks (> 50 ms) that overlapped it. */
+async function withLongTasks<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; longTasks: number; longTaskMs: number }> {
+    const tasks: PerformanceEntry[] = [];
+    const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
+    observer.observe({ type: 'longtask', buffered: false });
+    const started = performance.now();
+    const value = await work();
+    const ms = performance.now() - started;
+    // Long-task entries are queued after the task: let them arrive.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    tasks.push(...observer.takeRecords());
+    observer.disconnect();
+    const inRun = tasks.filter((task) => task.startTime + task.duration >= started && task.startTime <= started + ms);
+    return { value, ms, longTasks: inRun.length, longTaskMs: inRun.reduce((sum, task) => sum + task.duration, 0) };
+}
+
 async function skillImport(opts: Parameters<WorkerBench['skillZip']>[0] & { repeats: number }) {
     const zip = await worker.skillZip(opts);
     const samples: Array<{ ms: number; longTasks: number; longTaskMs: number }> = [];
     let files = 0;
     for (let i = 0; i < opts.repeats; i += 1) {
-        const tasks: PerformanceEntry[] = [];
-        const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
-        observer.observe({ type: 'longtask', buffered: false });
         const bytes = zip.slice().buffer;
-        const started = performance.now();
-        const parsed = await worker.parseSkills([{ name: 'many-files.zip', bytes }]);
-        const ms = performance.now() - started;
-        // Long-task entries are queued after the task: let them arrive.
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        tasks.push(...observer.takeRecords());
-        observer.disconnect();
-        const skill = parsed[0];
+        const timed = await withLongTasks(() => worker.parseSkills([{ name: 'many-files.zip', bytes }]));
+        const skill = timed.value[0];
         if (!skill?.bundle) throw new Error(`the 1,000-file zip was refused: ${skill?.error}`);
         files = skill.bundle.files.length;
-        const inRun = tasks.filter((task) => task.startTime + task.duration >= started && task.startTime <= started + ms);
-        samples.push({ ms, longTasks: inRun.length, longTaskMs: inRun.reduce((sum, task) => sum + task.duration, 0) });
+        samples.push({ ms: timed.ms, longTasks: timed.longTasks, longTaskMs: timed.longTaskMs });
     }
     return { zipBytes: zip.length, files, samples };
 }
@@ -187,6 +209,8 @@ const benchPage = {
     skillSearch: (opts: Parameters<WorkerBench['skillSearch']>[0]) => worker.skillSearch(opts),
     skillImport,
     resumeTiming: (cutAfter: number | null) => worker.resumeTiming(cutAfter),
+    scriptStarts: (warm: number) => withLongTasks(() => worker.scriptStarts(warm)),
+    tallyTwoWays: (searches: number) => withLongTasks(() => tallyTwoWays(searches)),
 };
 
 export type BenchPage = typeof benchPage;

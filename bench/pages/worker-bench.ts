@@ -27,6 +27,8 @@ import { parseSkillSources } from '../../src/skills/parse-sources';
 import { createMemorySkillCache } from '../../src/store/skill-cache';
 import { skillSearchTool } from '../../src/tools/skill/search';
 import { cutAndResume, referenceRun } from '../../tests/fixtures/reliability';
+import { SCRIPT_LIMITS, type SkillScriptRequest } from '../../src/contract/scripts';
+import { workerSandboxPool } from '../../src/engine/scripts/sandbox-pool';
 
 function utf8Bytes(text: string | null): number {
     return text === null ? 0 : new TextEncoder().encode(text).length;
@@ -489,6 +491,69 @@ function instantHost(replies: unknown[]): HostBridge {
 const engine = createEngine();
 
 /**
+ * The sandbox's first script (start its worker, load and instantiate QuickJS, run) and `warm` more through
+ * the same pool: each a script that does nothing, so its time is the sandbox's own.
+ */
+async function scriptStarts(warm: number): Promise<{ coldMs: number; warmMs: number[] }> {
+    const pool = workerSandboxPool();
+    const request: SkillScriptRequest = {
+        kind: 'skill',
+        modules: { 'scripts/noop.js': 'export default () => null;' },
+        entry: 'scripts/noop.js',
+        args: {},
+        workspace: { files: { 'scratch/a.md': 'a' }, visible: ['scratch'], writable: ['scratch'] },
+        context: { worldInfo: { entries: [] }, variables: { local: {}, global: {} } },
+        limits: SCRIPT_LIMITS,
+    };
+    const once = async () => {
+        const started = performance.now();
+        const result = await pool.run(request, async () => ({ ok: false, code: 'tool.not_allowed', message: '' }), new AbortController().signal);
+        if (!result.ok) throw new Error(`the script failed: ${result.message}`);
+        return performance.now() - started;
+    };
+    const coldMs = await once();
+    const warmMs: number[] = [];
+    for (let i = 0; i < warm; i += 1) warmMs.push(await once());
+    return { coldMs, warmMs };
+}
+
+/**
+ * The same tally two ways over a 2,000-message chat, for the page to run each as a whole run (page.ts
+ * tallyTwoWays): one script_run calling chat_search `searches` times, and `searches` model rounds of one
+ * chat_search each, then the reply. The input's profile lets both run to their end.
+ */
+function tallyScripts(searches: number): { input: RunInput; program: unknown[]; rounds: unknown[] } {
+    const words = ['obsidian', 'river', 'lantern', 'stone', 'night'];
+    const reply = (round: number, calls: Array<{ name: string; args: unknown }>) => ({
+        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: calls.map((call, i) => ({ id: `c${round}_${i}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } })) }, finish_reason: 'tool_calls' }],
+        usage: { prompt_tokens: 100, completion_tokens: 10 },
+    });
+    const finish = (round: number) => reply(round, [{ name: 'workspace_write_file', args: { path: 'output/main.md', content: 'Counted.' } }, { name: 'workspace_commit', args: {} }, { name: 'workspace_finish', args: {} }]);
+    const code = `const tally = {}; for (let i = 0; i < ${searches}; i++) { const word = args.words[i % args.words.length]; const text = await tools.chat_search({ query: word, limit: 50 }); tally[word] = (text.match(/ref chat:current#/g) || []).length; } return tally;`;
+    return {
+        input: { ...tallyInput('tally'), prefix: buildPrefix(2_000, 300) },
+        program: [reply(1, [{ name: 'script_run', args: { code, args: { words } } }]), finish(2)],
+        rounds: [...Array.from({ length: searches }, (_, i) => reply(i + 1, [{ name: 'chat_search', args: { query: words[i % words.length], limit: 50 } }])), finish(searches + 1)],
+    };
+}
+
+function tallyInput(runId: string): RunInput {
+    return {
+        runId,
+        generationType: 'normal',
+        chat: { chatId: 'bench', integrity: `bench-${runId}`, characterId: '0', groupId: null, characterName: 'Seraphina', userName: 'Tester' },
+        prefix: [],
+        prompt: [{ role: 'system', content: 'You are Seraphina.' }, { role: 'user', content: 'How often did we mention each thing?' }],
+        worldInfo: { captured: true, entries: [] },
+        profile: { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 500, maxCallsPerRun: 2000 } },
+        source: 'custom',
+        retry: { maxRetries: 0, baseDelayMs: 0 },
+        skills: [],
+        hiddenSkills: [],
+    };
+}
+
+/**
  * The page's timedRun with the host inside the worker: the same engine (opened by the page, so the same
  * database, live channel, lease and retention), only no comlink. Beside timedRun it shows what crossing to
  * the page costs; beside inWorkerRun what the engine's wrapper adds.
@@ -517,6 +582,8 @@ export const workerBench = {
     resumeTiming,
     skillSearch,
     skillZip,
+    scriptStarts,
+    tallyScripts,
 };
 
 export type WorkerBench = typeof workerBench;

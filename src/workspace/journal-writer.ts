@@ -11,6 +11,11 @@ export interface AppendOptions {
      */
     defer?: boolean;
     /**
+     * A deferred event may wait this long for company (default 0: the next task): a burst of them (a program's
+     * tool calls) then goes to storage in a few writes instead of one each.
+     */
+    deferMs?: number;
+    /**
      * What the event's files hold, already decoded by the caller (the model turn of a response, the outcome
      * of a call), for the run's projection of its journal: the same values it would read back from the files.
      */

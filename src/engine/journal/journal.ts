@@ -44,6 +44,8 @@ export class Journal implements JournalWriter {
     private urgent = 0;
     private inFlight: Promise<void> | null = null;
     private flushTimer: ReturnType<typeof setTimeout> | null = null;
+    /** When the pending flush timer fires (the earliest a deferred event asked for). */
+    private flushAt = Number.POSITIVE_INFINITY;
     private flushDue = false;
     /** A deferred event's write failed with no waited event beside it: the next append reports it. */
     private lostDeferred: unknown = null;
@@ -80,16 +82,26 @@ export class Journal implements JournalWriter {
         this.queue.push(entry);
         if (defer) {
             // Nobody may await a deferred append (`settled` handles its rejection): the next append reports it.
-            this.flushTimer ??= setTimeout(() => {
-                this.flushTimer = null;
-                this.flushDue = true;
-                this.pump();
-            }, 0);
+            this.scheduleFlush(options?.deferMs ?? 0);
         } else {
             this.urgent += 1;
         }
         this.pump();
         return done;
+    }
+
+    /** A deferred event is written within `delayMs` at the latest (sooner when an earlier one or a waited one comes). */
+    private scheduleFlush(delayMs: number): void {
+        const at = Date.now() + delayMs;
+        if (this.flushTimer !== null && this.flushAt <= at) return;
+        if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+        this.flushAt = at;
+        this.flushTimer = setTimeout(() => {
+            this.flushTimer = null;
+            this.flushAt = Number.POSITIVE_INFINITY;
+            this.flushDue = true;
+            this.pump();
+        }, delayMs);
     }
 
     /**
@@ -117,6 +129,7 @@ export class Journal implements JournalWriter {
         if (this.flushTimer !== null) {
             clearTimeout(this.flushTimer);
             this.flushTimer = null;
+            this.flushAt = Number.POSITIVE_INFINITY;
         }
         this.inFlight = this.write(batch, waited).finally(() => {
             this.inFlight = null;

@@ -64,8 +64,9 @@ export function programTools(agent: AgentInvocation, programCallId: string): { n
                     resultPath,
                 },
                 { files: [reads.record(argsPath, argumentsText, 0), reads.record(resultPath, JSON.stringify(outcome), 0)] },
-                // Read-only and answered to the program only: it rides with the next write.
-                { defer: true },
+                // Read-only and answered to the program only: it rides with the next write, or with the calls
+                // after it (a program's calls come in bursts; a cut re-runs the whole program anyway).
+                { defer: true, deferMs: 100 },
             );
             return outcome.ok ? { ok: true, text } : { ok: false, code: outcome.error.code, message: toolResultText(outcome) };
         },
