@@ -135,6 +135,8 @@ export const WIRE_ERROR_CODES = [
     'host.engine_crashed',
     'run.fix_not_agent_reply',
     'run.fix_message_not_found',
+    /** A pipeline change of the wrong shape (issue 34): a part unknown, a reply kind unknown, a keeper listed twice. */
+    'pipeline.invalid',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
