@@ -27,7 +27,7 @@ import { getEngine, onEngineCrash } from './host/worker/worker-client';
 import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/settings/storage-settings';
 import { activeRun, cancelActiveRun, guideActiveRun } from './host/run/active-run';
 import { resumeRun } from './host/run/resume-run';
-import { createRunTakeover } from './host/run/run-takeover';
+import { createTurnTakeover } from './host/pipeline/turn-takeover';
 import { remoteRun, watchOtherTabs } from './host/run/live-view';
 import { approvalToasts } from './host/ext-tools/ext-tool-toast';
 import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
@@ -102,7 +102,7 @@ export function startRuntime(shell: Shell): Runtime {
     onExtToolApprovals(approvalToasts(() => panelOpen.value, openPanel));
 
     return {
-        takeOver: createRunTakeover(liveFeed),
+        takeOver: createTurnTakeover(liveFeed, () => undefined),
         agentCommand: createAgentCommand(createRunApi(liveFeed)),
         publicApi: createPublicApi(hostSkills, liveFeed),
         panelServices,

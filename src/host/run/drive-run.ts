@@ -25,6 +25,8 @@ export interface RunToDrive {
     state: string;
     /** Whether the run holds SillyTavern's generating state itself (Send's runs are held by the generate interceptor). */
     holdsGenerating: boolean;
+    /** The title of the toast a failure shows; the generic one when absent. */
+    failureTitle?: string;
     /** Gets the run ready for the worker (a new run's input captured, a resumed one's ticket read); may throw a HostError. */
     start(signal: AbortSignal): Promise<RunStart>;
 }
@@ -76,7 +78,7 @@ async function drive(run: RunToDrive, controller: AbortController, observer: Run
         releaseActiveRun(runId);
     }
     if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy') {
-        toasts.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
+        toasts.error(`${outcome.error.message} (${outcome.error.code})`, run.failureTitle ?? t`Agent run failed`);
     }
     observer.onRunEnd(outcome);
     return outcome;

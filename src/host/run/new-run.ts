@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../contract/errors';
 import { newId } from '../../contract/new-id';
-import type { GenerationType, RunOutcome, RunRequest } from '../../contract/run-input';
+import type { GenerationType, RunOutcome, RunPhase, RunRequest } from '../../contract/run-input';
+import { fail } from '../../contract/result';
 import type { RunObserver } from '../../contract/run-observer';
 import { commitToChat, type CommitTarget } from '../chat/commit';
 import type { FixTarget } from '../chat/fix-target';
@@ -25,6 +26,14 @@ export interface LaunchOptions {
     script?: { prompt: string; background: boolean };
     /** A fix run (`/agent fix`, the reply's button): revises this agent reply in place, per the request. */
     fix?: { target: FixTarget<ChatMessage>; request: string };
+    /** Its phase in the turn (issue 34): a director `before` the reply never writes the chat. A reply when absent. */
+    phase?: Exclude<RunPhase, 'after'>;
+    /** A reply agent's brief, from the turn's director. */
+    brief?: string;
+    /** The turn it belongs to (the user message it answers), for the timeline. */
+    turnId?: string;
+    /** The title of the toast a failure shows (the generic one when absent). */
+    failureTitle?: string;
 }
 
 export interface LaunchedRun {
@@ -54,6 +63,7 @@ export function launchRun(options: LaunchOptions, observer: RunObserver): Launch
             state: 'preparing',
             // Send's runs hold it through the generate interceptor; a fix or a foreground script run holds it here.
             holdsGenerating: Boolean(options.fix || (options.script && !options.script.background)),
+            ...(options.failureTitle ? { failureTitle: options.failureTitle } : {}),
             start: (signal) => startNewRun(runId, options, target, signal),
         },
         observer,
@@ -73,8 +83,19 @@ async function startNewRun(runId: string, options: LaunchOptions, target: Commit
     const captured = await captureRunInput(runId, options.type, route.source, signal, profile);
     if (route.source === null) prepareRunGenerationParameters(runId); // SillyTavern's own connection: its request body, built ahead
     const extTools = await registeredExtTools();
-    const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
-    return { route, commit: (request) => commitToChat(target, request), run: (bridge) => engine.startRun(input, bridge) };
+    const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target), ...turnInput(options) };
+    // A director is never offered workspace.commit (the engine's rule); the page refuses its commits all the same.
+    const commit: RunStart['commit'] = options.phase === 'before' ? async () => fail('host.commit_failed', 'A run before the reply never writes the chat.') : (request) => commitToChat(target, request);
+    return { route, commit, run: (bridge) => engine.startRun(input, bridge) };
+}
+
+/** A run's place in its turn (issue 34): its phase, the brief it reads, the turn it belongs to. */
+function turnInput(options: LaunchOptions): Pick<RunRequest, 'phase' | 'brief' | 'turnId'> {
+    return {
+        ...(options.phase && options.phase !== 'reply' ? { phase: options.phase } : {}),
+        ...(options.brief ? { brief: options.brief } : {}),
+        ...(options.turnId ? { turnId: options.turnId } : {}),
+    };
 }
 
 /**

@@ -1,0 +1,33 @@
+import type { GenerationType } from '../../contract/run-input';
+import { stContext, type ChatMessage } from '../sillytavern/st-context';
+
+/**
+ * A turn (issue 34): the runs that answer one message of the chat (the user's, as a rule). Its director's
+ * brief is stored on that message, and its runs share a `turnId` the timeline groups them by.
+ */
+export interface Turn {
+    /** The message the reply answers (the last one before it), or null in an empty chat. */
+    anchor: ChatMessage | null;
+    turnId: string | null;
+}
+
+/** The turn of a message about to be generated: a swipe's reply is the last message, not part of its turn's past. */
+export function currentTurn(type: GenerationType): Turn {
+    const chat = stContext().chat;
+    return turnBefore(chat, type === 'swipe' ? chat.length - 1 : chat.length);
+}
+
+/** The turn a reply at `index` answers. */
+export function turnBefore(chat: readonly ChatMessage[], index: number): Turn {
+    const anchor = index > 0 ? (chat[index - 1] ?? null) : null;
+    return { anchor, turnId: anchor ? turnIdOf(anchor, index - 1) : null };
+}
+
+/**
+ * Stable for as long as the message stands where it is: its place and when it was sent (two messages sent
+ * in the same place, after a deletion, differ by their time).
+ */
+function turnIdOf(message: ChatMessage, index: number): string {
+    const sent = message.send_date === undefined || message.send_date === null ? '' : String(message.send_date);
+    return `turn-${index}-${sent}`.slice(0, 200);
+}
