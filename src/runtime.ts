@@ -28,6 +28,7 @@ import { requestPersistentStorage, retentionSettings, saveRetentionSettings } fr
 import { activeRun, cancelActiveRun, guideActiveRun } from './host/run/active-run';
 import { resumeRun } from './host/run/resume-run';
 import { createTurnTakeover } from './host/pipeline/turn-takeover';
+import { watchReplies } from './host/pipeline/after-phase';
 import { remoteRun, watchOtherTabs } from './host/run/live-view';
 import { approvalToasts } from './host/ext-tools/ext-tool-toast';
 import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
@@ -102,7 +103,7 @@ export function startRuntime(shell: Shell): Runtime {
     onExtToolApprovals(approvalToasts(() => panelOpen.value, openPanel));
 
     return {
-        takeOver: createTurnTakeover(liveFeed, () => undefined),
+        takeOver: createTurnTakeover(liveFeed, watchReplies()),
         agentCommand: createAgentCommand(createRunApi(liveFeed)),
         publicApi: createPublicApi(hostSkills, liveFeed),
         panelServices,

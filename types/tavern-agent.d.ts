@@ -108,7 +108,7 @@ export interface TavernAgentApi {
     health(): Promise<unknown>;
     /** Starts a run in the open chat; resolves with its id as soon as it exists (one run at a time). */
     run(options: TavernAgentRunOptions): Promise<string>;
-    /** Stops that run if it is the one going on; resolves false otherwise. */
+    /** Stops that run if it is the one going on, or a keeper working in the background; resolves false otherwise. */
     cancel(runId: string): Promise<boolean>;
     /** Stored events from `fromSeq` (inclusive, default 0), at most `limit`. */
     events(runId: string, options?: { fromSeq?: number; limit?: number }): Promise<TavernAgentEvent[]>;
