@@ -195,6 +195,7 @@ test('Send while an after-run waits on the model: the new turn starts at once', 
         await sendMessage(page, 'First.');
         await session.mock.waitUntil(() => toolRequests().length === 1, 'the keeper asks the model', 30_000);
         assert.equal(await page.evaluate(() => globalThis.TavernAgent!.status().run), null, 'the keeper holds no run slot');
+        assert.equal(JSON.parse(await slash(page, '/agent status')).run, null, "nor is it taken for another tab's run");
         assert.equal(await page.evaluate(() => document.body.dataset.generating), undefined, 'nor SillyTavern\'s generating state');
 
         await sendMessage(page, 'Second.');
