@@ -36,10 +36,11 @@ export async function planTurn(profileId: string, type: GenerationType, turn: Tu
     }
     const { depth, role, replanOnSwipe } = resolved.value.brief;
     const placement = { depth, role };
-    if ((type === 'swipe' || type === 'regenerate') && !replanOnSwipe && turn.anchor) {
-        const stored = markedBrief(turn.anchor);
-        if (stored && stored.profileId === profileId) return { kind: 'brief', text: stored.text, placement, reused: true };
-    }
+    const stored = turn.anchor ? markedBrief(turn.anchor) : null;
+    const reusable = stored && stored.profileId === profileId ? stored : null;
+    // SillyTavern's generation going on after its own tool calls is the same turn: its brief again, never a new plan.
+    if (turn.toolCallsGoOn) return reusable ? { kind: 'brief', text: reusable.text, placement, reused: true } : { kind: 'none' };
+    if ((type === 'swipe' || type === 'regenerate') && !replanOnSwipe && reusable) return { kind: 'brief', text: reusable.text, placement, reused: true };
     const launched = launchRun({ type, profileId, phase: 'before', ...(turn.turnId ? { turnId: turn.turnId } : {}), failureTitle: planningFailed() }, observer);
     // The takeover checked that no run was going; one that started since holds the turn.
     if (!launched) return { kind: 'stopped' };

@@ -35,7 +35,13 @@ export function createTurnTakeover(observer: RunObserver, onAgentReply: AgentRep
         let sillyTavernWrites = false;
         try {
             if (activeRun()) {
-                toasts.warning(t`An agent run is already in progress.`);
+                if (pipeline.reply === 'sillytavern') {
+                    // The director cannot run beside another run: as when it fails, the reply goes on without a brief.
+                    toasts.warning(`${t`An agent run is already in progress.`} (run.already_running)`, t`Planning failed: the reply is written without a brief`);
+                    sillyTavernWrites = true;
+                } else {
+                    toasts.warning(t`An agent run is already in progress.`);
+                }
                 return;
             }
             const generationType = type as GenerationType;

@@ -9,12 +9,28 @@ export interface Turn {
     /** The message the reply answers (the last one before it), or null in an empty chat. */
     anchor: ChatMessage | null;
     turnId: string | null;
+    /**
+     * The generation goes on after SillyTavern's own tool calls (its function calling, when the user has it
+     * on): the same turn as the generation that called them, whose message is the user's before them.
+     */
+    toolCallsGoOn?: boolean;
 }
 
 /** The turn of a message about to be generated: a swipe's reply is the last message, not part of its turn's past. */
 export function currentTurn(type: GenerationType): Turn {
     const chat = stContext().chat;
-    return turnBefore(chat, type === 'swipe' ? chat.length - 1 : chat.length);
+    const end = type === 'swipe' ? chat.length - 1 : chat.length;
+    if (type === 'normal' && isToolInvocation(chat[end - 1])) {
+        let user = end - 1;
+        while (user >= 0 && !chat[user]!.is_user) user -= 1;
+        return { ...turnBefore(chat, user + 1), toolCallsGoOn: true };
+    }
+    return turnBefore(chat, end);
+}
+
+/** SillyTavern's record of the tool calls its own generation made (tool-calling.js), saved as a message. */
+function isToolInvocation(message: ChatMessage | undefined): boolean {
+    return Array.isArray(message?.extra?.tool_invocations);
 }
 
 /** The turn a reply at `index` answers. */
