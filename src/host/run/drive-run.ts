@@ -97,7 +97,8 @@ export async function driveIn(run: RunToDrive, controller: AbortController, obse
         dropExtToolApprovals(runId);
         slot.release();
     }
-    if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy') {
+    // Told otherwise (a warning above), or nothing to tell: a keeper whose reply went before it started (issue 34).
+    if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy' && outcome.error.code !== 'pipeline.reply_gone') {
         toasts.error(`${outcome.error.message} (${outcome.error.code})`, run.failureTitle ?? t`Agent run failed`);
     }
     observer.onRunEnd(outcome);
