@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { attachKeeperMemory, bindReply } from '../../src/host/chat/keeper-memory';
-import { currentTurn } from '../../src/host/pipeline/turn';
+import { currentTurn, turnReply } from '../../src/host/pipeline/turn';
 import { markedMemory, markedMemoryRunId, markedRunId } from '../../src/host/sillytavern/message-marker';
 import type { ChatMessage, StContext } from '../../src/host/sillytavern/st-context';
 import { injectTurnBrief, removeTurnBrief } from '../../src/host/sillytavern/turn-brief';
@@ -86,6 +86,15 @@ describe('a turn', () => {
         assert.equal(goingOn.anchor, st.chat[3]);
         assert.equal(goingOn.toolCallsGoOn, true);
         assert.equal(goingOn.turnId, 'turn-3-d3', 'the same turn as the generation that called the tools');
+    });
+
+    it("names its reply for the timeline: SillyTavern's own, or a run's", () => {
+        const st = installFakeSt();
+        assert.deepEqual(turnReply('turn-1-d1'), { index: 2, runId: null });
+        st.chat[2]!.extra = { tavern_agent: { runId: 'reply-run' } };
+        assert.deepEqual(turnReply('turn-1-d1'), { index: 2, runId: 'reply-run' });
+        assert.equal(turnReply('turn-2-d2'), null, 'no reply yet');
+        assert.equal(turnReply('turn-9-x'), null, 'not in this chat');
     });
 });
 

@@ -1,3 +1,5 @@
+import type { Profile } from '../../contract/profile';
+import { fail, type Result } from '../../contract/result';
 import type { GenerationType } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
 import { t } from '../../i18n/t';
@@ -28,8 +30,13 @@ const planningFailed = () => t`Planning failed: the reply is written without a b
  * timeline and Stop), and its brief is stored on the message.
  */
 export async function planTurn(profileId: string, type: GenerationType, turn: Turn, observer: RunObserver): Promise<TurnPlan> {
-    const engine = await getEngine();
-    const resolved = await engine.resolveProfile(profileId, storedProfiles());
+    let resolved: Result<Profile>;
+    try {
+        resolved = await (await getEngine()).resolveProfile(profileId, storedProfiles());
+    } catch (error) {
+        // The worker did not start: no director, as when it fails.
+        resolved = fail('host.engine_crashed', error instanceof Error ? error.message : String(error));
+    }
     if (!resolved.ok) {
         toasts.error(`${resolved.error.message} (${resolved.error.code})`, planningFailed());
         return { kind: 'none' };

@@ -1,4 +1,5 @@
 import type { GenerationType } from '../../contract/run-input';
+import { markedRunId } from '../sillytavern/message-marker';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 
 /**
@@ -46,4 +47,17 @@ export function turnBefore(chat: readonly ChatMessage[], index: number): Turn {
 function turnIdOf(message: ChatMessage, index: number): string {
     const sent = message.send_date === undefined || message.send_date === null ? '' : String(message.send_date);
     return `turn-${index}-${sent}`.slice(0, 200);
+}
+
+/**
+ * The reply of a turn in the open chat, for the timeline's turns (a director, "SillyTavern reply" with its
+ * message, keepers): the message after the turn's own, when it is a reply. `runId` is the run that wrote it,
+ * null for SillyTavern's own. Null when the turn is not in the open chat or has no reply yet.
+ */
+export function turnReply(turnId: string): { index: number; runId: string | null } | null {
+    const chat = stContext().chat;
+    const at = chat.findIndex((message, index) => turnIdOf(message, index) === turnId);
+    const reply = at >= 0 ? chat[at + 1] : undefined;
+    if (!reply || reply.is_user || reply.is_system) return null;
+    return { index: at + 1, runId: markedRunId(reply) };
 }
