@@ -21,9 +21,10 @@ import { reliability } from './reliability';
 import { resume } from './resume';
 import { workerHeap } from './worker-heap';
 import { bigChatSend } from './big-chat-send';
+import { pipelineTurn } from './pipeline-turn';
 import { scripts } from './scripts';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, scripts];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

@@ -1,4 +1,4 @@
-// 14. Scripts (issue 35): the sandbox's first script (start its worker, load and instantiate QuickJS) and a
+// 15. Scripts (issue 35): the sandbox's first script (start its worker, load and instantiate QuickJS) and a
 // warm one; a tally of 50 chat searches as one program against 50 model rounds with an instant model; the
 // page's long tasks meanwhile. Measured, never asserted.
 import type { Benchmark } from './lib/report';
@@ -11,7 +11,7 @@ const REPEATS = 3;
 
 export const scripts: Benchmark = {
     name: 'scripts',
-    title: '14 Scripts',
+    title: '15 Scripts',
     async run({ shared, log }) {
         const bench = await shared.workerPage();
         const starts = await bench.call('scriptStarts', WARM);

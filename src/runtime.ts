@@ -27,8 +27,10 @@ import { getEngine, onEngineCrash } from './host/worker/worker-client';
 import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/settings/storage-settings';
 import { activeRun, cancelActiveRun, guideActiveRun } from './host/run/active-run';
 import { resumeRun } from './host/run/resume-run';
-import { createRunTakeover } from './host/run/run-takeover';
+import { createTurnTakeover } from './host/pipeline/turn-takeover';
+import { watchReplies } from './host/pipeline/after-phase';
 import { remoteRun, watchOtherTabs } from './host/run/live-view';
+import { backgroundRuns } from './host/run/background-runs';
 import { approvalToasts } from './host/ext-tools/ext-tool-toast';
 import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
 import { createLiveFeed } from './ui/live-feed';
@@ -96,13 +98,15 @@ export function startRuntime(shell: Shell): Runtime {
     onEngineStatus((status) => (engineState.value = status));
     watchSkillOffers(hostSkills);
     // Other tabs' runs of the open chat, live and read-only; a dead worker's run shows as interrupted.
-    void watchOtherTabs(liveFeed, (runId) => activeRun()?.runId === runId, shell.refreshChatStatus).catch(() => undefined);
+    // This tab's own runs (the active one, and keepers in the background) come back on the channel too.
+    const isLocal = (runId: string) => activeRun()?.runId === runId || backgroundRuns().some((run) => run.runId === runId);
+    void watchOtherTabs(liveFeed, isLocal, shell.refreshChatStatus).catch(() => undefined);
     onEngineCrash(() => shell.refreshChatStatus());
     onExtToolApprovals((pending) => (extToolApprovals.value = pending));
     onExtToolApprovals(approvalToasts(() => panelOpen.value, openPanel));
 
     return {
-        takeOver: createRunTakeover(liveFeed),
+        takeOver: createTurnTakeover(liveFeed, watchReplies()),
         agentCommand: createAgentCommand(createRunApi(liveFeed)),
         publicApi: createPublicApi(hostSkills, liveFeed),
         panelServices,

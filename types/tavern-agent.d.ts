@@ -21,7 +21,33 @@ export interface TavernAgentStatus {
     /** The open chat's file id (null on the welcome screen): what `runs({chatId})` takes. */
     chatId: string | null;
     profileId: string;
+    /** Who works before, on and after each reply of the open chat. */
+    pipeline: TavernAgentPipeline;
     run: { runId: string; state: string } | null;
+}
+
+/**
+ * A chat's pipeline: an agent profile that runs `before` each reply (a director: its brief goes into the
+ * reply's prompt), who writes the `reply` (`agent`: the chat's agent; `sillytavern`: SillyTavern's own
+ * generation, with your preset), and the profiles that run `after` it, in order, in the background (keepers).
+ * The default, `{ before: null, reply: 'agent', after: [] }`, is Agent Mode as it always was.
+ */
+export interface TavernAgentPipeline {
+    before: string | null;
+    reply: 'agent' | 'sillytavern';
+    after: string[];
+}
+
+export interface TavernAgentPipelineApi {
+    /** The open chat's pipeline (the default on the welcome screen). */
+    get(): TavernAgentPipeline;
+    /**
+     * Sets any part of the open chat's pipeline and resolves with the new one. Rejects, changing nothing, with
+     * `pipeline.invalid` (a part unknown or of the wrong kind, a profile listed twice in `after`, more than 8
+     * after), `profile.not_found` / `profile.invalid` (a profile that does not exist / does not validate) or
+     * `host.no_chat`.
+     */
+    set(change: Partial<TavernAgentPipeline>): Promise<TavernAgentPipeline>;
 }
 
 /** One journal event of a run. `type` is noun-then-verb: run-create, run-state, model-request, model-response, tool-call-start, tool-call-complete, tool-call-fail, file-write, commit, run-finish, run-fail, run-cancel, … */
@@ -82,7 +108,7 @@ export interface TavernAgentApi {
     health(): Promise<unknown>;
     /** Starts a run in the open chat; resolves with its id as soon as it exists (one run at a time). */
     run(options: TavernAgentRunOptions): Promise<string>;
-    /** Stops that run if it is the one going on; resolves false otherwise. */
+    /** Stops that run if it is the one going on, or a keeper working in the background; resolves false otherwise. */
     cancel(runId: string): Promise<boolean>;
     /** Stored events from `fromSeq` (inclusive, default 0), at most `limit`. */
     events(runId: string, options?: { fromSeq?: number; limit?: number }): Promise<TavernAgentEvent[]>;
@@ -106,6 +132,8 @@ export interface TavernAgentApi {
      */
     resume(runId: string): Promise<TavernAgentRunOutcome>;
     readonly skills: TavernAgentSkillsApi;
+    /** The open chat's pipeline: `pipeline.get()`, `pipeline.set({ before: 'director', reply: 'sillytavern' })`. */
+    readonly pipeline: TavernAgentPipelineApi;
 }
 
 declare global {

@@ -145,6 +145,10 @@ export const WIRE_ERROR_CODES = [
     'host.engine_crashed',
     'run.fix_not_agent_reply',
     'run.fix_message_not_found',
+    /** A pipeline change of the wrong shape (issue 34): a part unknown, a reply kind unknown, a keeper listed twice. */
+    'pipeline.invalid',
+    /** A keeper's reply was deleted or swiped away (or another chat opened) before it finished: its memory was dropped. */
+    'pipeline.reply_gone',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

@@ -126,3 +126,26 @@ test('run() refuses a second run while one is going on, and cancel() stops it', 
     const resume = await page.evaluate((id) => globalThis.TavernAgent!.resume(id).then(() => 'resumed', (error: Error) => error.message), runId);
     assert.match(resume, /cancelled; only an interrupted run can be resumed\. \(run\.not_interrupted\)/, 'a cancelled run is not resumed');
 });
+
+test('the pipeline: /agent pipeline and TavernAgent.pipeline set it, refuse an unknown profile with its code and change nothing; typed alone it answers in a toast', async () => {
+    assert.deepEqual(JSON.parse(await slash(page, '/agent pipeline')), { before: null, reply: 'agent', after: [] }, 'the default');
+    assert.deepEqual(JSON.parse(await slash(page, '/agent pipeline after=memory-keeper reply=sillytavern')), { before: null, reply: 'sillytavern', after: ['memory-keeper'] });
+    assert.equal(await slash(page, '/agent pipeline before=nobody-here'), '', 'refused: the pipe gets nothing');
+    await page.locator('#toast-container .toast', { hasText: 'profile.not_found' }).waitFor();
+    const refused = await page.evaluate(() =>
+        Promise.all([
+            globalThis.TavernAgent!.pipeline.set({ after: ['no-such-keeper'] }).then(() => 'set', (error: { code?: string }) => error.code),
+            globalThis.TavernAgent!.pipeline.set({ reply: 'both' as 'agent' }).then(() => 'set', (error: { code?: string }) => error.code),
+        ]),
+    );
+    assert.deepEqual(refused, ['profile.not_found', 'pipeline.invalid']);
+    const unchanged = { before: null, reply: 'sillytavern', after: ['memory-keeper'] };
+    assert.deepEqual(await page.evaluate(() => globalThis.TavernAgent!.pipeline.get()), unchanged);
+    assert.deepEqual(JSON.parse(await slash(page, '/agent status')).pipeline, unchanged, '/agent status includes it');
+    assert.deepEqual(await page.evaluate(() => globalThis.TavernAgent!.pipeline.set({ before: 'director', after: [] })), { before: 'director', reply: 'sillytavern', after: [] });
+
+    await page.fill('#send_textarea', '/agent pipeline');
+    await page.click('#send_but');
+    await page.locator('#toast-container .toast', { hasText: 'Before the reply: director. Reply: SillyTavern. After the reply: nobody.' }).waitFor();
+    await slash(page, '/agent pipeline before=none reply=agent');
+});

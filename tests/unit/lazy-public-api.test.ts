@@ -17,6 +17,7 @@ function recordingApi(calls: string[]): TavernAgentApi {
     };
     const api = Object.fromEntries(Object.entries(real).map(([name, value]) => [name, typeof value === 'function' ? record(name) : value]));
     api.skills = Object.fromEntries(Object.keys(real.skills).map((name) => [name, record(`skills.${name}`)]));
+    api.pipeline = { get: record('pipeline.get'), set: record('pipeline.set') };
     return api as unknown as TavernAgentApi;
 }
 
@@ -25,6 +26,7 @@ test('the startup stand-in has exactly the members of the full API, and the same
     const real = createPublicApi({} as SkillsService);
     assert.deepEqual(Object.keys(lazy).sort(), Object.keys(real).sort());
     assert.deepEqual(Object.keys(lazy.skills).sort(), Object.keys(real.skills).sort());
+    assert.deepEqual(Object.keys(lazy.pipeline).sort(), Object.keys(real.pipeline).sort());
     assert.equal(lazy.version, real.version);
 });
 
@@ -37,8 +39,9 @@ test('each call loads the runtime once and is handed over with its arguments; st
     assert.equal(await lazy.run({ prompt: 'hi' }), 'run');
     assert.equal(await lazy.readFile('r1', 'output/draft.md'), 'readFile');
     assert.equal(await lazy.skills.delete('x', { scope: 'global' }), 'skills.delete');
-    assert.deepEqual(calls, ['run([{"prompt":"hi"}])', 'readFile(["r1","output/draft.md"])', 'skills.delete(["x",{"scope":"global"}])']);
-    assert.equal(loads, 3); // the loader memoises in src/index.ts; the stand-in asks it each time
+    assert.equal(await lazy.pipeline.set({ reply: 'sillytavern' }), 'pipeline.set');
+    assert.deepEqual(calls, ['run([{"prompt":"hi"}])', 'readFile(["r1","output/draft.md"])', 'skills.delete(["x",{"scope":"global"}])', 'pipeline.set([{"reply":"sillytavern"}])']);
+    assert.equal(loads, 4); // the loader memoises in src/index.ts; the stand-in asks it each time
 });
 
 test('subscribe returns at once; unsubscribing before the runtime is there cancels the subscription', async () => {

@@ -8,7 +8,8 @@ import { t } from '../../i18n/t';
 import { formatVisibleSkills, runSkills } from '../skills/run-skills';
 import { runsAlone } from '../sillytavern/slash-alone';
 import { toasts } from '../sillytavern/toasts';
-import type { AgentStatus } from '../../contract/agent-mode';
+import type { AgentStatus, Pipeline } from '../../contract/agent-mode';
+import { describePipeline, pipelineCommand } from './pipeline-command';
 
 import type { RunApi } from './run-api';
 import { agentRunCommand } from './agent-run-command';
@@ -30,12 +31,13 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
     if (first.toLowerCase() === 'run' && runApi) return agentRunCommand(runApi, argument.trim().slice(first.length).trim());
     const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {
-        toasts.warning(t`Unknown /agent command. Use on, off, status, stop, profile, skills, guide, resume, run or fix.`);
+        toasts.warning(t`Unknown /agent command. Use on, off, status, stop, profile, pipeline, skills, guide, resume, run or fix.`);
         return '';
     }
     if (word === 'status') return JSON.stringify(agentStatus(activeRun() ?? remoteRun() ?? (await interruptedStatus())));
     if (word === 'stop') return String(await cancelActiveRun('Stopped with /agent stop.'));
     if (word === 'profile') return chooseProfile(rest.join(' '));
+    if (word === 'pipeline') return pipelineCommand(rest.join(' '));
     if (word === 'skills') return visibleSkills();
     if (word === 'guide') return guide(argument.trim().slice(first.length));
     if (word === 'resume') return resumeCommand(rest.join(' ').trim());
@@ -150,6 +152,7 @@ function describeAnswer(word: string, answer: string): string | null {
     if (word === 'fix') return t`The agent is revising the reply.`;
     if (word === 'skills') return answer.trim() ? answer : t`No skills are visible in this chat.`;
     if (word === 'profile' && !answer.startsWith('{')) return `${t`Profile:`} ${answer}`;
+    if (word === 'pipeline') return describePipeline(JSON.parse(answer) as Pipeline);
     try {
         return describeStatus(JSON.parse(answer) as AgentStatus);
     } catch {

@@ -1,6 +1,7 @@
 import type { AgentStatus } from '../../contract/agent-mode';
+import { chatPipeline } from '../settings/agent-mode';
 import { ENGINE_VERSION } from '../../contract/version';
-import type { TavernAgentApi, TavernAgentSkillsApi } from './public-api';
+import type { TavernAgentApi, TavernAgentPipelineApi, TavernAgentSkillsApi } from './public-api';
 import { TavernAgentError } from './tavern-agent-error';
 
 /**
@@ -16,9 +17,15 @@ export function createLazyPublicApi(load: () => Promise<TavernAgentApi>, status:
         export: async (...args: Parameters<TavernAgentSkillsApi['export']>) => (await load()).skills.export(...args),
         delete: async (...args: Parameters<TavernAgentSkillsApi['delete']>) => (await load()).skills.delete(...args),
     });
+    // get() reads the chat's metadata, as status() does: no need to load anything for it.
+    const pipeline: TavernAgentPipelineApi = Object.freeze({
+        get: () => chatPipeline(),
+        set: async (change: Parameters<TavernAgentPipelineApi['set']>[0]) => (await load()).pipeline.set(change),
+    });
     return {
         version: ENGINE_VERSION,
         skills,
+        pipeline,
         status,
         stop: async () => (await load()).stop(),
         setEnabled: async (enabled) => (await load()).setEnabled(enabled),

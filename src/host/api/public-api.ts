@@ -1,8 +1,10 @@
-import type { AgentStatus } from '../../contract/agent-mode';
+import type { AgentStatus, Pipeline } from '../../contract/agent-mode';
+import type { PipelineChange } from '../../contract/pipeline-change';
+import { setChatPipeline } from '../pipeline/pipeline-settings';
 import type { HealthReport } from '../../contract/wire';
 import type { SkillsService } from '../../contract/skills-service';
 import { ENGINE_VERSION } from '../../contract/version';
-import { agentStatus, setAgentMode } from '../settings/agent-mode';
+import { agentStatus, chatPipeline, setAgentMode } from '../settings/agent-mode';
 import { checkEngineHealth } from '../worker/engine-status';
 import { activeRun, cancelActiveRun } from '../run/active-run';
 import { resumeRun } from '../run/resume-run';
@@ -22,6 +24,8 @@ export interface TavernAgentApi {
     resume(runId: string): Promise<RunOutcome>;
     /** The user's skills (issue 11 §8): list, preview and import files, export a zip, delete. */
     readonly skills: TavernAgentSkillsApi;
+    /** The open chat's pipeline (issue 34): who works before, on and after each reply. */
+    readonly pipeline: TavernAgentPipelineApi;
     /** Starts a run in the open chat (background unless `background: false`); resolves with its id at once. */
     run(options: RunOptions): Promise<string>;
     cancel(runId: string): Promise<boolean>;
@@ -36,6 +40,23 @@ export interface TavernAgentApi {
 }
 
 export type TavernAgentSkillsApi = Pick<SkillsService, 'list' | 'preview' | 'import' | 'export' | 'delete'>;
+
+export interface TavernAgentPipelineApi {
+    /** The open chat's pipeline (the default one on the welcome screen). */
+    get(): Pipeline;
+    /** Sets any part of it and resolves with the new pipeline; rejects with a code and changes nothing when refused. */
+    set(change: PipelineChange): Promise<Pipeline>;
+}
+
+/** `TavernAgent.pipeline`: the open chat's pipeline, read from the chat, set after its profiles are checked. */
+export const pipelineApi: TavernAgentPipelineApi = Object.freeze({
+    get: () => chatPipeline(),
+    async set(change: PipelineChange) {
+        const result = await setChatPipeline(change);
+        if (!result.ok) throw new TavernAgentError(result.error.code, result.error.message);
+        return result.value;
+    },
+});
 
 function skillsApi(service: SkillsService): TavernAgentSkillsApi {
     // Only the documented five, bound: scripts get no handle on the rest of the service.
@@ -60,6 +81,7 @@ export function createPublicApi(skills: SkillsService, observer?: RunObserver): 
         readFile: runs.readFile,
         runs: runs.runs,
         skills: skillsApi(skills),
+        pipeline: pipelineApi,
         version: ENGINE_VERSION,
         status: () => agentStatus(activeRun()),
         async setEnabled(enabled) {

@@ -3,6 +3,7 @@ import type { RunObserver } from '../../contract/run-observer';
 import type { RunOutcome } from '../../contract/run-input';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { activeRun, cancelActiveRun } from '../run/active-run';
+import { stopBackgroundRun } from '../run/background-runs';
 import { launchRun } from '../run/new-run';
 import { onRunEvents } from '../run/run-events';
 import { getEngine } from '../worker/worker-client';
@@ -76,7 +77,8 @@ export function createRunApi(observer: RunObserver) {
 
         async cancel(runId: string): Promise<boolean> {
             if (activeRun()?.runId === runId) return cancelActiveRun('Cancelled through the API.');
-            return false;
+            // A keeper after a reply, working in the background (issue 34).
+            return stopBackgroundRun(runId, 'Cancelled through the API.');
         },
 
         async events(runId: string, options: { fromSeq?: number; limit?: number } = {}): Promise<PublicRunEvent[]> {

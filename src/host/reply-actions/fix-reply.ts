@@ -4,7 +4,7 @@ import { t } from '../../i18n/t';
 import { resolveFixTarget } from '../chat/fix-target';
 import { activeRun } from '../run/active-run';
 import { launchRun } from '../run/new-run';
-import { defaultRunObserver } from '../run/run-takeover';
+import { defaultRunObserver } from '../run/default-observer';
 import { currentIdentity, openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { askText } from '../sillytavern/popup';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';

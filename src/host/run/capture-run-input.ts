@@ -2,7 +2,7 @@ import type { GenerationType, PrefixMessage, RunRequest } from '../../contract/r
 import type { Profile } from '../../contract/profile';
 import { HostError } from '../host-error';
 import { currentIdentity } from '../sillytavern/chat-identity';
-import { markedMemory, markedRunId } from '../sillytavern/message-marker';
+import { markedMemory, markedMemoryRunId } from '../sillytavern/message-marker';
 import { stContext } from '../sillytavern/st-context';
 import { importOpenAiModule } from '../sillytavern/st-internals';
 import { createWorldInfoCapture } from '../lore/world-info-capture';
@@ -29,6 +29,18 @@ function textOf(content: unknown): string {
 }
 
 /**
+ * One dry run at a time on the page: each capture listens to the events a dry run emits, so a keeper's
+ * capture in the background (issue 34) must not overlap the capture of the user's next turn.
+ */
+let capturing: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const next = capturing.then(work, work);
+    capturing = next.catch(() => undefined);
+    return next;
+}
+
+/**
  * Freezes what a run may see (SPEC §1), from inside the generate interceptor: the chat prefix, and a dry
  * run of SillyTavern's own prompt assembly for this turn, whose prompt becomes the run's starting context
  * and whose world-info scan is the turn's activation. The dry run gets its own AbortSignal, so it does not
@@ -41,11 +53,13 @@ export async function captureRunInput(
     signal: AbortSignal,
     /** The run's profile: which skills it may see (its id for the profile scope, its visible/deny). */
     profile: Pick<Profile, 'id' | 'skills'>,
+    /** A keeper after a reply (issue 34): the prefix ends with that reply, at this index, whatever came after it. */
+    upTo?: number,
 ): Promise<RunRequest> {
     const context = stContext();
     const identity = currentIdentity();
     // A swipe regenerates the last message: it is the run's target, not part of what it may read.
-    const visible = type === 'swipe' ? context.chat.slice(0, -1) : context.chat.slice();
+    const visible = upTo !== undefined ? context.chat.slice(0, upTo + 1) : type === 'swipe' ? context.chat.slice(0, -1) : context.chat.slice();
     const prefix: PrefixMessage[] = visible.map((message, index) => {
         const memory = markedMemory(message);
         return {
@@ -54,7 +68,8 @@ export async function captureRunInput(
             name: message.name ?? '',
             text: message.mes ?? '',
             hidden: Boolean(message.is_system),
-            agentRunId: markedRunId(message),
+            // The memory's owner: the run that wrote the reply, or a keeper that left its memory in it.
+            agentRunId: markedMemoryRunId(message),
             ...(memory ? { memory } : {}),
         };
     });
@@ -74,18 +89,20 @@ export async function captureRunInput(
     const textPrompt = createTextPromptCapture();
     const onCombine = (data: { storyString?: unknown }) => textPrompt.onBeforeCombine(data);
     const { eventSource, eventTypes } = context;
-    eventSource.on(eventTypes.GENERATE_BEFORE_COMBINE_PROMPTS!, onCombine);
-    eventSource.on(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
-    eventSource.on(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
-    eventSource.on(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
-    try {
-        await context.generate(type, { signal }, true);
-    } finally {
-        eventSource.removeListener(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
-        eventSource.removeListener(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
-        eventSource.removeListener(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
-        eventSource.removeListener(eventTypes.GENERATE_BEFORE_COMBINE_PROMPTS!, onCombine);
-    }
+    await oneAtATime(async () => {
+        eventSource.on(eventTypes.GENERATE_BEFORE_COMBINE_PROMPTS!, onCombine);
+        eventSource.on(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
+        eventSource.on(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
+        eventSource.on(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
+        try {
+            await context.generate(type, { signal }, true);
+        } finally {
+            eventSource.removeListener(eventTypes.CHAT_COMPLETION_PROMPT_READY!, onPrompt);
+            eventSource.removeListener(eventTypes.WORLDINFO_ENTRIES_LOADED!, onLoaded);
+            eventSource.removeListener(eventTypes.WORLDINFO_SCAN_DONE!, onScan);
+            eventSource.removeListener(eventTypes.GENERATE_BEFORE_COMBINE_PROMPTS!, onCombine);
+        }
+    });
     // The skill set is frozen with the rest; every bundle it names is in the worker's cache from here on.
     const skills = await runSkillSet(profile);
     if (signal.aborted) throw new HostError('run.cancelled', 'The run was stopped.');

@@ -12,7 +12,7 @@ import { holdGeneratingState } from '../sillytavern/generating-state';
 import { stContext } from '../sillytavern/st-context';
 import { toasts } from '../sillytavern/toasts';
 import { engineCrashed, getEngine } from '../worker/worker-client';
-import { cancelActiveRun, claimActiveRun, releaseActiveRun } from './active-run';
+import { cancelActiveRun, claimActiveRun, releaseActiveRun, setActiveRunState } from './active-run';
 import { runBridge } from './run-bridge';
 
 /** One run to drive, new or resumed: what differs between the two is here; the rest is driveRun's. */
@@ -25,6 +25,8 @@ export interface RunToDrive {
     state: string;
     /** Whether the run holds SillyTavern's generating state itself (Send's runs are held by the generate interceptor). */
     holdsGenerating: boolean;
+    /** The title of the toast a failure shows; the generic one when absent. */
+    failureTitle?: string;
     /** Gets the run ready for the worker (a new run's input captured, a resumed one's ticket read); may throw a HostError. */
     start(signal: AbortSignal): Promise<RunStart>;
 }
@@ -35,8 +37,23 @@ export interface RunStart {
     route: ModelRoute;
     /** How the run writes into the chat. */
     commit: HostBridge['commit'];
+    /** Where its memory goes (a keeper's: into the reply it follows); into the message it committed when absent. */
+    attachMemory?: NonNullable<HostBridge['attachMemory']>;
     /** Runs it in the worker, with the bridge back to the page. */
     run(bridge: HostBridge): Promise<Result<RunOutcome>>;
+}
+
+/**
+ * Where a run is driven: as this tab's one active run (SillyTavern's Stop stops it), or beside it, in the
+ * background (a keeper after a reply: background-runs.ts).
+ */
+export interface RunSlot {
+    /** Whether SillyTavern's Stop button stops it. */
+    stoppedBySillyTavern: boolean;
+    /** The state the worker reports for it. */
+    onState(to: string): void;
+    /** Called once, when it has ended. */
+    release(): void;
 }
 
 /**
@@ -48,20 +65,25 @@ export interface RunStart {
 export function driveRun(run: RunToDrive, observer: RunObserver): Promise<RunOutcome> | null {
     const controller = new AbortController();
     if (!claimActiveRun({ runId: run.runId, state: run.state, controller, target: run.target })) return null;
-    return drive(run, controller, observer);
+    return driveIn(run, controller, observer, {
+        stoppedBySillyTavern: true,
+        onState: (to) => setActiveRunState(run.runId, to),
+        release: () => releaseActiveRun(run.runId),
+    });
 }
 
-async function drive(run: RunToDrive, controller: AbortController, observer: RunObserver): Promise<RunOutcome> {
+/** The launch path itself, in the slot the caller took for the run. */
+export async function driveIn(run: RunToDrive, controller: AbortController, observer: RunObserver, slot: RunSlot): Promise<RunOutcome> {
     const { runId, target } = run;
     const context = stContext();
     const onStop = () => void cancelActiveRun('Stopped by the user.');
-    context.eventSource.on(context.eventTypes.GENERATION_STOPPED!, onStop);
+    if (slot.stoppedBySillyTavern) context.eventSource.on(context.eventTypes.GENERATION_STOPPED!, onStop);
     const releaseGenerating = run.holdsGenerating ? holdGeneratingState() : () => undefined;
     observer.onRunStart(runId, run.generationType);
     let outcome: RunOutcome;
     try {
         const start = await run.start(controller.signal);
-        const bridge = runBridge(runId, target, start.route, controller.signal, observer, start.commit);
+        const bridge = runBridge(target, start, controller.signal, observer, slot.onState);
         const result = await untilCrash(runId, start.run(proxy(bridge)));
         outcome = result.ok ? result.value : ended(runId, target, 'failed', result.error);
         if (!result.ok && result.error.code === 'run.chat_busy') toasts.warning(t`An agent is already working on this chat in another tab. Wait for it to end.`);
@@ -69,14 +91,15 @@ async function drive(run: RunToDrive, controller: AbortController, observer: Run
         const code = error instanceof HostError ? error.code : 'run.internal_error';
         outcome = ended(runId, target, code === 'run.cancelled' ? 'cancelled' : 'failed', { code, message: error instanceof Error ? error.message : String(error) });
     } finally {
-        context.eventSource.removeListener(context.eventTypes.GENERATION_STOPPED!, onStop);
+        if (slot.stoppedBySillyTavern) context.eventSource.removeListener(context.eventTypes.GENERATION_STOPPED!, onStop);
         releaseGenerating();
         target.closed = true;
         dropExtToolApprovals(runId);
-        releaseActiveRun(runId);
+        slot.release();
     }
-    if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy') {
-        toasts.error(`${outcome.error.message} (${outcome.error.code})`, t`Agent run failed`);
+    // Told otherwise (a warning above), or nothing to tell: a keeper whose reply went before it started (issue 34).
+    if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy' && outcome.error.code !== 'pipeline.reply_gone') {
+        toasts.error(`${outcome.error.message} (${outcome.error.code})`, run.failureTitle ?? t`Agent run failed`);
     }
     observer.onRunEnd(outcome);
     return outcome;

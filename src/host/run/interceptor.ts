@@ -1,4 +1,5 @@
 import { currentChatAgentState } from '../settings/agent-mode';
+import { removeTurnBrief } from '../sillytavern/turn-brief';
 
 /** The name SillyTavern looks up on globalThis; it must match manifest.json's `generate_interceptor`. */
 export const INTERCEPTOR_NAME = 'tavernAgentGenerateInterceptor';
@@ -14,11 +15,13 @@ export type GenerateInterceptor = (
 ) => Promise<void>;
 
 /**
- * With Agent Mode off this returns at once and touches nothing, so SillyTavern generates exactly as it
- * would without the extension. The agent runtime plugs its run in through `takeOver`.
+ * With Agent Mode off this returns at once and touches nothing (but a director's brief left over from an
+ * earlier generation), so SillyTavern generates exactly as it would without the extension. The agent runtime plugs its run in through `takeOver`.
  */
 export function createGenerateInterceptor(takeOver: GenerateInterceptor | null): GenerateInterceptor {
     return async (chat, contextSize, abort, type) => {
+        // A director's brief is meant for the one generation it was made for (issue 34): never a later one.
+        removeTurnBrief();
         if (!AGENT_GENERATION_TYPES.has(type)) return;
         if (!currentChatAgentState().enabled) return;
         if (takeOver) await takeOver(chat, contextSize, abort, type);

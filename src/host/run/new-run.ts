@@ -1,8 +1,10 @@
 import type { ErrorCode } from '../../contract/errors';
 import { newId } from '../../contract/new-id';
-import type { GenerationType, RunOutcome, RunRequest } from '../../contract/run-input';
+import type { GenerationType, RunOutcome, RunPhase, RunRequest } from '../../contract/run-input';
+import { fail } from '../../contract/result';
 import type { RunObserver } from '../../contract/run-observer';
 import { commitToChat, type CommitTarget } from '../chat/commit';
+import { attachKeeperMemory, locateBoundReply, type BoundReply } from '../chat/keeper-memory';
 import type { FixTarget } from '../chat/fix-target';
 import { registeredExtTools } from '../ext-tools/ext-tools';
 import { HostError } from '../host-error';
@@ -15,6 +17,7 @@ import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { activeRun } from './active-run';
 import { captureRunInput } from './capture-run-input';
+import { driveBackgroundRun } from './background-runs';
 import { driveRun, type RunStart } from './drive-run';
 
 export interface LaunchOptions {
@@ -25,6 +28,19 @@ export interface LaunchOptions {
     script?: { prompt: string; background: boolean };
     /** A fix run (`/agent fix`, the reply's button): revises this agent reply in place, per the request. */
     fix?: { target: FixTarget<ChatMessage>; request: string };
+    /**
+     * Its phase in the turn (issue 34): a director `before` the reply and a keeper `after` it never write the
+     * chat. A reply when absent.
+     */
+    phase?: RunPhase;
+    /** A keeper's reply: the one it works after, where its memory goes. */
+    follows?: BoundReply;
+    /** A reply agent's brief, from the turn's director. */
+    brief?: string;
+    /** The turn it belongs to (the user message it answers), for the timeline. */
+    turnId?: string;
+    /** The title of the toast a failure shows (the generic one when absent). */
+    failureTitle?: string;
 }
 
 export interface LaunchedRun {
@@ -54,11 +70,37 @@ export function launchRun(options: LaunchOptions, observer: RunObserver): Launch
             state: 'preparing',
             // Send's runs hold it through the generate interceptor; a fix or a foreground script run holds it here.
             holdsGenerating: Boolean(options.fix || (options.script && !options.script.background)),
+            ...(options.failureTitle ? { failureTitle: options.failureTitle } : {}),
             start: (signal) => startNewRun(runId, options, target, signal),
         },
         observer,
     );
     return outcome ? { runId, outcome } : null;
+}
+
+/**
+ * Starts a keeper after a reply (issue 34 §3) in the background: beside the tab's active run, never in its
+ * place, so the user's next turn starts at once. `options.follows` is the reply; its profile is `profileId`.
+ * Its events go to the background runs' observers (background-runs.ts).
+ */
+export function launchKeeper(options: LaunchOptions & { profileId: string; follows: BoundReply }): LaunchedRun {
+    const runId = newId();
+    const { follows } = options;
+    const target: CommitTarget = { runId, identity: follows.identity, generationType: 'normal', messageId: null, closed: false };
+    const keeper = { ...options, type: 'normal' as const, phase: 'after' as const };
+    const outcome = driveBackgroundRun(
+        {
+            runId,
+            generationType: 'normal',
+            target,
+            state: 'preparing',
+            holdsGenerating: false,
+            ...(options.failureTitle ? { failureTitle: options.failureTitle } : {}),
+            start: (signal) => startNewRun(runId, keeper, target, signal),
+        },
+        { runId, chatKey: follows.identity.integrity, phase: 'after', profileId: options.profileId, turnId: options.turnId ?? null, follows: follows.index },
+    );
+    return { runId, outcome };
 }
 
 /** A new run's start: its profile resolved by the worker, then its input frozen from the open chat. */
@@ -70,11 +112,35 @@ async function startNewRun(runId: string, options: LaunchOptions, target: Commit
     if (!resolved.ok) throw new HostError(resolved.error.code as ErrorCode, resolved.error.message);
     const profile = resolved.value;
     const route = routeModel(profile);
-    const captured = await captureRunInput(runId, options.type, route.source, signal, profile);
+    const follows = options.follows ? locateBoundReply(options.follows) : undefined;
+    if (follows === null) throw new HostError('pipeline.reply_gone', 'The reply this keeper works after was deleted or swiped away, or another chat is open.');
+    const captured = await captureRunInput(runId, options.type, route.source, signal, profile, follows);
     if (route.source === null) prepareRunGenerationParameters(runId); // SillyTavern's own connection: its request body, built ahead
     const extTools = await registeredExtTools();
-    const input = { ...captured, ...(options.script ? { script: options.script } : {}), ...(extTools.length ? { extTools } : {}), ...fixInput(options, target) };
-    return { route, commit: (request) => commitToChat(target, request), run: (bridge) => engine.startRun(input, bridge) };
+    const input = {
+        ...captured,
+        ...(options.script ? { script: options.script } : {}),
+        ...(extTools.length ? { extTools } : {}),
+        ...fixInput(options, target),
+        ...turnInput(options),
+        ...(follows === undefined ? {} : { follows: { messageIndex: follows } }),
+    };
+    // A director or a keeper is never offered workspace.commit (the engine's rule); the page refuses its commits all the same.
+    const aroundTheReply = options.phase === 'before' || options.phase === 'after';
+    const commit: RunStart['commit'] = aroundTheReply ? async () => fail('host.commit_failed', 'A run before or after the reply never writes the chat.') : (request) => commitToChat(target, request);
+    // A keeper's memory goes into the reply it follows, and nowhere else.
+    const bound = options.follows;
+    const attachMemory: RunStart['attachMemory'] = bound ? ({ runId: id, memory }) => attachKeeperMemory(bound, id, memory) : undefined;
+    return { route, commit, ...(attachMemory ? { attachMemory } : {}), run: (bridge) => engine.startRun(input, bridge) };
+}
+
+/** A run's place in its turn (issue 34): its phase, the brief it reads, the turn it belongs to. */
+function turnInput(options: LaunchOptions): Pick<RunRequest, 'phase' | 'brief' | 'turnId'> {
+    return {
+        ...(options.phase && options.phase !== 'reply' ? { phase: options.phase } : {}),
+        ...(options.brief ? { brief: options.brief } : {}),
+        ...(options.turnId ? { turnId: options.turnId } : {}),
+    };
 }
 
 /**

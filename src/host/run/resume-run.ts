@@ -12,7 +12,7 @@ import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { activeRun } from './active-run';
 import { driveRun } from './drive-run';
-import { defaultRunObserver } from './run-takeover';
+import { defaultRunObserver } from './default-observer';
 
 /**
  * A resumed fix run's hold on the reply it revises: the message itself, and until the run's first commit

@@ -4,8 +4,7 @@ import type { HostBridge } from '../../contract/wire';
 import { attachMemoryToChat, type CommitTarget } from '../chat/commit';
 import { callExtTool } from '../ext-tools/ext-tools';
 import { createModelRequests } from '../model/model-requests';
-import type { ModelRoute } from '../model/model-route';
-import { setActiveRunState } from './active-run';
+import type { RunStart } from './drive-run';
 import { publishRunEvents } from './run-events';
 
 /**
@@ -13,17 +12,17 @@ import { publishRunEvents } from './run-events';
  * the run's route, streamed deltas to the panel, the chat through `commit`, extension tools, and the run's
  * events to the panel and to API subscribers.
  */
-export function runBridge(runId: string, target: CommitTarget, route: ModelRoute, signal: AbortSignal, observer: RunObserver, commit: HostBridge['commit']): HostBridge {
-    const models = createModelRequests(route, signal, (delta) => observer.onModelDelta?.(delta));
+export function runBridge(target: CommitTarget, start: Pick<RunStart, 'route' | 'commit' | 'attachMemory'>, signal: AbortSignal, observer: RunObserver, onState: (to: string) => void): HostBridge {
+    const models = createModelRequests(start.route, signal, (delta) => observer.onModelDelta?.(delta));
     return {
         requestModel: models.requestModel,
         abortModelRequest: models.abortModelRequest,
-        commit,
-        attachMemory: ({ runId: id, memory }) => attachMemoryToChat(target, id, memory),
+        commit: start.commit,
+        attachMemory: start.attachMemory ?? (({ runId: id, memory }) => attachMemoryToChat(target, id, memory)),
         callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
         onEvents: (events) => {
             const last = lastEventOf(events, 'run-state');
-            if (last) setActiveRunState(runId, last.payload.to);
+            if (last) onState(last.payload.to);
             observer.onEvents(events);
             publishRunEvents(events);
         },

@@ -1,4 +1,4 @@
-import { CHAT_METADATA_KEY, parseChatAgentState, readChatAgentState, type AgentStatus, type ChatAgentState } from '../../contract/agent-mode';
+import { CHAT_METADATA_KEY, parseChatAgentState, readChatAgentState, type AgentStatus, type ChatAgentState, type Pipeline } from '../../contract/agent-mode';
 import { fail, ok, type Result } from '../../contract/result';
 import { panelSettings } from './panel-settings';
 import { stContext } from '../sillytavern/st-context';
@@ -47,6 +47,19 @@ export function setAgentMode(enabled: boolean): Promise<Result<ChatAgentState>> 
 /** Sets the agent profile this chat's runs use (validated by the caller against the profile list). */
 export function setChatProfile(profileId: string): Promise<Result<ChatAgentState>> {
     return updateChatAgentState({ profileId });
+}
+
+/** The open chat's pipeline (issue 34): who works before, on and after its replies. The default on the welcome screen. */
+export function chatPipeline(): Pipeline {
+    return currentChatAgentState().pipeline;
+}
+
+/**
+ * Stores the open chat's pipeline with its Agent Mode state. The caller has checked every profile it names
+ * (pipeline/pipeline-settings.ts); use setChatPipeline there.
+ */
+export function storeChatPipeline(pipeline: Pipeline): Promise<Result<ChatAgentState>> {
+    return updateChatAgentState({ pipeline });
 }
 
 async function updateChatAgentState(change: Partial<ChatAgentState>): Promise<Result<ChatAgentState>> {

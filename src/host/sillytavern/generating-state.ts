@@ -22,3 +22,20 @@ export function holdGeneratingState(): () => void {
         context.activateSendButtons?.();
     };
 }
+
+/**
+ * Resolves once SillyTavern is not generating (at once when it is not): watched on the body's attribute, no
+ * polling. A keeper after a reply (issue 34) starts its dry run of the prompt only then, never inside one of
+ * SillyTavern's own generations.
+ */
+export function untilNotGenerating(): Promise<void> {
+    if (!sillyTavernGenerating()) return Promise.resolve();
+    return new Promise((resolve) => {
+        const observer = new MutationObserver(() => {
+            if (sillyTavernGenerating()) return;
+            observer.disconnect();
+            resolve();
+        });
+        observer.observe(document.body, { attributes: true, attributeFilter: ['data-generating'] });
+    });
+}

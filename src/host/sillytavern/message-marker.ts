@@ -1,12 +1,18 @@
 import { MemoryPayloadSchema, type MemoryPayload } from '../../contract/memory';
+import { BRIEF_MAX_CHARS } from '../../contract/run-input';
 import type { ChatMessage } from './st-context';
 
 /**
- * The marker a message Tavern Agent committed carries in `extra.tavern_agent`: the run that wrote it, so
- * memory, history, resume and fix can find their run, and the memory (persist/) that travels with the chat
- * (SPEC §4). The one place the marker is read and written. A marker edited by hand or written by someone
- * else is read as no run (a run id that is not a non-empty string) or no memory (not well-formed), never
- * trusted.
+ * The marker a message carries in `extra.tavern_agent`. The one place the marker is read and written. A
+ * marker edited by hand or written by someone else is read as no run (a run id that is not a non-empty
+ * string), no memory or no brief (not well-formed), never trusted. It holds, each part independent:
+ * - on a reply Tavern Agent committed: the run that wrote it (`runId`), so memory, history, resume and fix can
+ *   find their run;
+ * - on any reply: the memory (persist/) that travels with the chat (SPEC §4), per swipe. On a reply no run
+ *   wrote (SillyTavern's own, issue 34) a keeper after it leaves its memory there, with its own run id
+ *   (`memoryRunId`) as the name later memory deltas use for it;
+ * - on a turn's user message: the brief a director made for it (issue 34), which a swipe or regenerate of
+ *   the reply to that message reuses.
  */
 const MESSAGE_MARKER_KEY = 'tavern_agent';
 
@@ -15,20 +21,42 @@ export interface MessageMarker {
     memory?: MemoryPayload;
 }
 
+/** A director's brief for the user message it was made for. */
+export interface TurnBrief {
+    text: string;
+    /** The `before` profile that made it: a brief is reused only while the pipeline names the same one. */
+    profileId: string;
+    runId: string;
+}
+
 /** What a marker is read from: a chat message, or the `swipe_info` entry of one of its swipes. */
 export interface MarkerHolder {
     extra?: Record<string, unknown>;
 }
 
-function rawMarker(holder: MarkerHolder | undefined): { runId?: unknown; memory?: unknown } | null {
+type RawMarker = { runId?: unknown; memory?: unknown; memoryRunId?: unknown; brief?: unknown };
+
+function rawMarker(holder: MarkerHolder | undefined): RawMarker | null {
     const marker = holder?.extra?.[MESSAGE_MARKER_KEY];
-    return marker && typeof marker === 'object' ? (marker as { runId?: unknown; memory?: unknown }) : null;
+    return marker && typeof marker === 'object' ? (marker as RawMarker) : null;
 }
+
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /** The run whose reply this is, or null. Cheap: finding a run's reply reads it for every message of a chat. */
 export function markedRunId(holder: MarkerHolder | undefined): string | null {
     const runId = rawMarker(holder)?.runId;
-    return typeof runId === 'string' && runId ? runId : null;
+    return nonEmpty(runId) ? runId : null;
+}
+
+/**
+ * The run whose memory the message carries, by the name memory deltas use: the run that wrote the reply, or
+ * the keeper that left its memory in a reply no run wrote. Null when neither.
+ */
+export function markedMemoryRunId(holder: MarkerHolder | undefined): string | null {
+    const marker = rawMarker(holder);
+    if (nonEmpty(marker?.runId)) return marker.runId;
+    return nonEmpty(marker?.memoryRunId) ? marker.memoryRunId : null;
 }
 
 /** The memory the message carries, if it is well-formed (validated: call it for the messages that need it). */
@@ -39,8 +67,16 @@ export function markedMemory(holder: MarkerHolder | undefined): MemoryPayload | 
     return parsed.success ? parsed.data : undefined;
 }
 
-/** Marks a message as a run's reply (with the memory it carries, if any), replacing any marker it had. */
-export function writeMarker(message: ChatMessage, marker: MessageMarker): void {
+/** The brief made for this message, if well-formed. */
+export function markedBrief(holder: MarkerHolder | undefined): TurnBrief | null {
+    const brief = rawMarker(holder)?.brief as Partial<TurnBrief> | undefined;
+    if (!brief || typeof brief !== 'object' || typeof brief.text !== 'string' || brief.text.length > BRIEF_MAX_CHARS) return null;
+    if (!nonEmpty(brief.profileId) || !nonEmpty(brief.runId)) return null;
+    return { text: brief.text, profileId: brief.profileId, runId: brief.runId };
+}
+
+/** Sets the message's marker, in place, and that of its current swipe. */
+function putMarker(message: ChatMessage, marker: Record<string, unknown>): void {
     // In place: saveReply keeps writing to this same `extra` object after it has returned control to us.
     if (!message.extra || typeof message.extra !== 'object') message.extra = {};
     message.extra[MESSAGE_MARKER_KEY] = marker;
@@ -48,4 +84,48 @@ export function writeMarker(message: ChatMessage, marker: MessageMarker): void {
     const swipeInfo = (message as { swipe_info?: Array<{ extra?: Record<string, unknown> }> }).swipe_info;
     const info = message.swipe_id !== undefined ? swipeInfo?.[message.swipe_id] : undefined;
     if (info) info.extra = { ...(info.extra ?? {}), [MESSAGE_MARKER_KEY]: marker };
+}
+
+/** The parts of a marker that describe something other than the reply itself (a brief made for the message). */
+function keptBrief(message: ChatMessage): Record<string, unknown> {
+    const brief = rawMarker(message)?.brief;
+    return brief === undefined ? {} : { brief };
+}
+
+/** Marks a message as a run's reply (with the memory it carries, if any), replacing the reply's marker. */
+export function writeMarker(message: ChatMessage, marker: MessageMarker): void {
+    putMarker(message, { ...keptBrief(message), ...marker });
+}
+
+/**
+ * A keeper's memory (issue 34) into the reply it follows: the reply's run id stays (it is still that run's
+ * reply, and deltas name it); a reply no run wrote keeps the name a keeper gave it before, or takes this one's.
+ */
+export function writeKeeperMemory(message: ChatMessage, keeperRunId: string, memory: MemoryPayload): void {
+    const marker = rawMarker(message);
+    const runId = markedRunId(message);
+    const owner = runId ? { runId } : { memoryRunId: nonEmpty(marker?.memoryRunId) ? marker.memoryRunId : keeperRunId };
+    putMarker(message, { ...keptBrief(message), ...owner, memory });
+}
+
+/**
+ * Drops a reply marker the message carried over from another swipe: SillyTavern keeps `extra` when it
+ * generates a new swipe, so its own swipe of an agent's reply would otherwise claim that run and its memory.
+ */
+export function clearReplyMarker(message: ChatMessage): void {
+    const marker = rawMarker(message);
+    if (!marker || (marker.runId === undefined && marker.memory === undefined && marker.memoryRunId === undefined)) return;
+    const brief = keptBrief(message);
+    if (Object.keys(brief).length) putMarker(message, brief);
+    else {
+        delete message.extra![MESSAGE_MARKER_KEY];
+        const swipeInfo = (message as { swipe_info?: Array<{ extra?: Record<string, unknown> }> }).swipe_info;
+        const info = message.swipe_id !== undefined ? swipeInfo?.[message.swipe_id] : undefined;
+        if (info?.extra) delete info.extra[MESSAGE_MARKER_KEY];
+    }
+}
+
+/** Stores the brief made for this message (the turn's user message), keeping the rest of its marker. */
+export function writeBrief(message: ChatMessage, brief: TurnBrief): void {
+    putMarker(message, { ...(rawMarker(message) ?? {}), brief });
 }

@@ -64,6 +64,10 @@ export interface StContext {
     /** ST's power_user settings object (live): clean-up switches such as trim_spaces, and the instruct template. */
     powerUserSettings: { instruct?: Record<string, unknown> & { enabled?: boolean; preset?: string } } & Record<string, unknown>;
     saveChat(): Promise<void>;
+    /** Prompts extensions inject into the next generations, by key (ST's `extension_prompts`; replaced on chat switch). */
+    extensionPrompts: Record<string, unknown>;
+    /** `position`, `role`: numbers of ST's `extension_prompt_types` and `extension_prompt_roles` (script.js). */
+    setExtensionPrompt(key: string, value: string, position: number, depth: number, scan?: boolean, role?: number): void;
     updateMessageBlock(messageId: number, message: ChatMessage): void;
     stopGeneration(): boolean;
     /** ST's generating state: the Stop button shown, swipes hidden, `body[data-generating]` set (and cleared). */

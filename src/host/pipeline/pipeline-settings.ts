@@ -1,0 +1,31 @@
+import type { Pipeline } from '../../contract/agent-mode';
+import { applyPipelineChange, parsePipelineChange } from '../../contract/pipeline-change';
+import { fail, ok, type Result } from '../../contract/result';
+import { openChatIdentity } from '../sillytavern/chat-identity';
+import { chatPipeline, storeChatPipeline } from '../settings/agent-mode';
+import { storedProfiles } from '../settings/profile-store';
+import { getEngine } from '../worker/worker-client';
+
+/**
+ * Sets any part of the open chat's pipeline (issue 34). Refused with a coded error, changing nothing, when
+ * the change is malformed (`pipeline.invalid`), no chat is open (`host.no_chat`), or a profile the change names
+ * does not exist or does not validate among the user's profiles (`profile.not_found`, `profile.invalid`).
+ */
+export async function setChatPipeline(change: unknown): Promise<Result<Pipeline>> {
+    const parsed = parsePipelineChange(change);
+    if (!parsed.ok) return parsed;
+    if (!openChatIdentity()) return fail('host.no_chat', 'Open a chat first: the pipeline is set per chat.');
+    const next = applyPipelineChange(chatPipeline(), parsed.value);
+    // Only the profiles this change names: one deleted since it was set still lets the other parts change.
+    const named = [...(parsed.value.before ? [parsed.value.before] : []), ...(parsed.value.after ?? [])];
+    if (named.length) {
+        const engine = await getEngine();
+        const stored = storedProfiles();
+        for (const id of new Set(named)) {
+            const resolved = await engine.resolveProfile(id, stored);
+            if (!resolved.ok) return { ok: false, error: resolved.error };
+        }
+    }
+    const saved = await storeChatPipeline(next);
+    return saved.ok ? ok(saved.value.pipeline) : saved;
+}
