@@ -7,7 +7,7 @@ import { services } from '../services';
 import { chatStatus } from '../state';
 import { formatTime, generationLabel, shortId, stateLabel } from './format';
 import { deleteRunRecord, importRunFile, isRunChatOpen, jumpToMessage } from './run-actions';
-import { history, liveRunId, openRun, refreshHistory, viewedRun } from './run-store';
+import { history, isRunGoing, openRun, refreshHistory, viewedRun } from './run-store';
 import { emptySummary } from './timeline-model';
 
 /** Where the run's reply is now, read from the open chat (null: no reply, imported, or another chat). */
@@ -28,7 +28,7 @@ function placeNote(place: ReplyPlace | null): string | null {
 
 function HistoryItem({ record, imported }: { record: RunRecord; imported: boolean }) {
     const shown = viewedRun.value?.model.runId === record.runId;
-    const running = liveRunId.value === record.runId;
+    const running = isRunGoing(record.runId);
     const state = running ? 'running' : record.state;
     const place = running ? null : placeOf(record, imported);
     const note = placeNote(place);
