@@ -9,6 +9,7 @@ import type { RowContext } from './timeline/row-context';
 import { RowView } from './timeline/row-view';
 import { END_STATES, type TimelineRow } from './timeline/rows';
 import { isRunGoing, viewError, viewedRun, viewRevision } from './timeline/run-store';
+import { TurnStrip } from './timeline/turn-view';
 import { VirtualList } from './timeline/virtual-list';
 import { ExtToolApprovals } from './ext-tools/ext-tool-approvals';
 import { StreamingTurns } from './timeline/streaming-turn';
@@ -56,6 +57,7 @@ export function RunView() {
     // should speak here, not every new row.
     return (
         <div class="tavern-agent__timeline" aria-live="off">
+            <TurnStrip runId={model.runId} />
             <div class="tavern-agent__run" data-run-id={model.runId} data-run-state={summary.state} data-source={viewed.source}>
                 <RunHeader summary={summary} source={viewed.source} />
                 {error ? <p class="tavern-agent__error">{error}</p> : null}
