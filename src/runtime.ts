@@ -1,5 +1,5 @@
 import './contract/zod-setup';
-import { notifyAgentModeChange, setChatProfile } from './host/settings/agent-mode';
+import { checkPipelineProfilesWith, notifyAgentModeChange, setChatPipeline, setChatProfile } from './host/settings/agent-mode';
 import type { AgentCommandHandler } from './host/api/agent-command';
 import { commitDraft } from './host/reply-actions/commit-draft';
 import { connectionProfiles, currentConnectionProtocol } from './host/model/connection-profiles';
@@ -79,6 +79,7 @@ export function startRuntime(shell: Shell): Runtime {
                 await setChatProfile(profileId);
                 notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again
             },
+            setPipeline: setChatPipeline,
         },
         profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles, currentProtocol: currentConnectionProtocol },
         confirm: confirmAction,
@@ -92,6 +93,7 @@ export function startRuntime(shell: Shell): Runtime {
         settings: { update: (change) => void updatePanelSettings(change) },
     };
 
+    checkPipelineProfilesWith(async (id) => (await getEngine()).resolveProfile(id, storedProfiles()));
     installFixButtons();
     onEngineStatus((status) => (engineState.value = status));
     watchSkillOffers(hostSkills);

@@ -1,4 +1,4 @@
-import { CHAT_METADATA_KEY, parseChatAgentState, readChatAgentState, type AgentStatus, type ChatAgentState } from '../../contract/agent-mode';
+import { CHAT_METADATA_KEY, parseChatAgentState, parsePipeline, readChatAgentState, type AgentStatus, type ChatAgentState, type Pipeline } from '../../contract/agent-mode';
 import { fail, ok, type Result } from '../../contract/result';
 import { panelSettings } from './panel-settings';
 import { stContext } from '../sillytavern/st-context';
@@ -47,6 +47,37 @@ export function setAgentMode(enabled: boolean): Promise<Result<ChatAgentState>> 
 /** Sets the agent profile this chat's runs use (validated by the caller against the profile list). */
 export function setChatProfile(profileId: string): Promise<Result<ChatAgentState>> {
     return updateChatAgentState({ profileId });
+}
+
+/**
+ * Whether a profile id names a profile a run can use (a built-in or a valid profile of the user's), and why
+ * not. The worker validates profiles, and worker/ is a floor above settings/: the runtime hands the check in.
+ */
+type ProfileCheck = (id: string) => Promise<Result<unknown>>;
+let profileCheck: ProfileCheck | null = null;
+
+export function checkPipelineProfilesWith(check: ProfileCheck): void {
+    profileCheck = check;
+}
+
+/**
+ * Sets any part of the open chat's pipeline (issue 34): before, reply, after. A profile id the change names
+ * that is no usable profile is refused (`profile.not_found`, `profile.invalid`), and nothing changes.
+ */
+export async function setChatPipeline(partial: Partial<Pipeline>): Promise<Result<Pipeline>> {
+    if (!currentChatId()) return fail('host.no_chat', 'Open a chat first: Agent Mode is switched per chat.');
+    const now = currentChatAgentState().pipeline;
+    const next = parsePipeline({ ...now, ...partial });
+    if (!next) return fail('run.invalid_input', `Not a pipeline: ${JSON.stringify(partial)}.`);
+    if (!profileCheck) throw new Error('Tavern Agent: setChatPipeline was called before the runtime handed in the profile check.');
+    // Only the ids this change brings in: a profile deleted since it was chosen must not block every other change.
+    const added = [...(partial.before && partial.before !== now.before ? [partial.before] : []), ...(partial.after ?? []).filter((id) => !now.after.includes(id))];
+    for (const id of new Set(added)) {
+        const usable = await profileCheck(id);
+        if (!usable.ok) return usable;
+    }
+    const result = await updateChatAgentState({ pipeline: next });
+    return result.ok ? ok(result.value.pipeline) : result;
 }
 
 async function updateChatAgentState(change: Partial<ChatAgentState>): Promise<Result<ChatAgentState>> {
