@@ -1,5 +1,6 @@
 import './contract/zod-setup';
 import { notifyAgentModeChange, setChatProfile } from './host/settings/agent-mode';
+import { setChatPipeline } from './host/pipeline/pipeline-settings';
 import type { AgentCommandHandler } from './host/api/agent-command';
 import { commitDraft } from './host/reply-actions/commit-draft';
 import { connectionProfiles, currentConnectionProtocol } from './host/model/connection-profiles';
@@ -81,6 +82,7 @@ export function startRuntime(shell: Shell): Runtime {
                 await setChatProfile(profileId);
                 notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again
             },
+            setPipeline: setChatPipeline,
         },
         profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles, currentProtocol: currentConnectionProtocol },
         confirm: confirmAction,

@@ -7,7 +7,8 @@ import { clearModelDeltas, settleModelDeltas, showModelDelta } from './timeline/
  * Feeds the timeline from the run's pushed events (no polling). The first batch after a quiet frame is
  * applied (and rendered) in the task it arrives in, so it is painted in the very next frame with its render
  * already done; batches arriving after it, before that frame, are applied together at the frame. A burst
- * therefore renders at most twice per frame; each event costs the same however long the run is.
+ * therefore renders at most twice per frame; each event costs the same however long the run is. Several
+ * runs may feed it at once (a keeper after a reply beside the next turn's run): each event goes to its run.
  */
 export function createLiveFeed(onChange: () => void): RunObserver {
     let pending: JournalEvent[] = [];
@@ -26,12 +27,14 @@ export function createLiveFeed(onChange: () => void): RunObserver {
     };
     return {
         onRunStart(runId, generationType) {
+            // Another run's events still waiting (a keeper beside this run) are theirs: applied, not dropped.
             if (frame) cancelAnimationFrame(frame);
             frame = 0;
-            pending = [];
-            clearModelDeltas();
-            startLive(runId, generationType, Date.now());
+            flush();
+            clearModelDeltas(runId);
+            // The host's status first: whether this is the chat's own run decides if it takes the view.
             onChange();
+            startLive(runId, generationType, Date.now());
         },
         onEvents(events) {
             settleModelDeltas(events);
@@ -44,7 +47,7 @@ export function createLiveFeed(onChange: () => void): RunObserver {
             showModelDelta(delta);
         },
         onRunEnd(outcome) {
-            clearModelDeltas();
+            clearModelDeltas(outcome.runId);
             if (frame) cancelAnimationFrame(frame);
             frame = 0;
             flush();

@@ -4,6 +4,7 @@ import type { PanelSettings } from '../contract/panel-settings';
 import { t } from '../i18n/t';
 import { ProfilesSection } from './profiles/profile-editor';
 import { ProfilePicker } from './profiles/profile-picker';
+import { PipelineEditor } from './profiles/pipeline-editor';
 import { ResizeHandle } from './resize-handle';
 import { RunView } from './run-view';
 import { GuidanceInput } from './guidance-input';
@@ -67,6 +68,11 @@ function AgentModeSwitch({ actions }: { actions: PanelActions }) {
                       : t`Off for this chat: SillyTavern generates replies as usual.`}
             </p>
             {noChat ? null : <ProfilePicker />}
+            {noChat ? null : (
+                <ErrorBoundary label={t`the pipeline`}>
+                    <PipelineEditor />
+                </ErrorBoundary>
+            )}
         </div>
     );
 }

@@ -8,7 +8,8 @@ import { RunHeader } from './timeline/run-header';
 import type { RowContext } from './timeline/row-context';
 import { RowView } from './timeline/row-view';
 import { END_STATES, type TimelineRow } from './timeline/rows';
-import { liveRunId, viewError, viewedRun, viewRevision } from './timeline/run-store';
+import { isRunGoing, viewError, viewedRun, viewRevision } from './timeline/run-store';
+import { TurnStrip } from './timeline/turn-view';
 import { VirtualList } from './timeline/virtual-list';
 import { ExtToolApprovals } from './ext-tools/ext-tool-approvals';
 import { StreamingTurns } from './timeline/streaming-turn';
@@ -28,7 +29,8 @@ export function RunView() {
     const model = viewed?.model ?? null;
     const source = viewed?.source ?? null;
     const ended = model !== null && END_STATES.has(model.summary.state);
-    const isLive = source === 'live' && model !== null && liveRunId.value === model.runId;
+    // Going on now: the chat's run, or a keeper working beside it (issue 34).
+    const isLive = source === 'live' && model !== null && isRunGoing(model.runId);
     const canRestore = ended && !isLive && source !== 'imported';
     // The same context while the run goes on, so unchanged rows are not rendered again (see RowView).
     const ctx = useMemo<RowContext | null>(() => (model ? { model, canRestore, keyPrefix: '' } : null), [model, canRestore]);
@@ -55,6 +57,7 @@ export function RunView() {
     // should speak here, not every new row.
     return (
         <div class="tavern-agent__timeline" aria-live="off">
+            <TurnStrip runId={model.runId} />
             <div class="tavern-agent__run" data-run-id={model.runId} data-run-state={summary.state} data-source={viewed.source}>
                 <RunHeader summary={summary} source={viewed.source} />
                 {error ? <p class="tavern-agent__error">{error}</p> : null}

@@ -1,3 +1,4 @@
+import type { Pipeline } from '../contract/agent-mode';
 import type { ConnectionProfile } from '../contract/connection-profile';
 import type { ConnectionProtocol } from '../contract/text-protocol/source';
 import type { PanelSettings } from '../contract/panel-settings';
@@ -66,6 +67,11 @@ export interface PanelServices {
         resume?(runId: string): Promise<Result<RunOutcome>>;
         /** Sets the open chat's agent profile (chatStatus follows when it is saved). */
         setProfile(profileId: string): Promise<void>;
+        /**
+         * Sets any part of the open chat's pipeline (issue 34: before, reply, after); a profile id that names no
+         * usable profile is refused, and nothing changes. chatStatus follows when it is saved.
+         */
+        setPipeline(partial: Partial<Pipeline>): Promise<Result<Pipeline>>;
     };
     profiles: {
         /** The user's stored profiles as raw JSON (the worker validates them). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { RESEARCHER_PROFILE, WRITER_PROFILE } from '../../src/contract/profile';
+import { BUILT_IN_PROFILES, RESEARCHER_PROFILE, WRITER_PROFILE } from '../../src/contract/profile';
 import { openCharacter } from '../harness/browser';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
@@ -204,7 +204,7 @@ test('export downloads a JSON file that the import accepts', async () => {
     const text = readFileSync(file, 'utf8');
     const data = JSON.parse(text) as { kind: string; version: number; profiles: Array<{ id: string }> };
     assert.equal(data.kind, 'tavern-agent.profiles');
-    assert.deepEqual(data.profiles.map((profile) => profile.id), ['writer', 'researcher', 'editor', 'game-master', 'my-writer']);
+    assert.deepEqual(data.profiles.map((profile) => profile.id), [...BUILT_IN_PROFILES.map((profile) => profile.id), 'my-writer']);
 
     // Into a page without the user's profile: the import brings it back, built-ins stay unchanged.
     await page.evaluate(() => {

@@ -15,9 +15,12 @@ export async function setChatPipeline(change: unknown): Promise<Result<Pipeline>
     const parsed = parsePipelineChange(change);
     if (!parsed.ok) return parsed;
     if (!openChatIdentity()) return fail('host.no_chat', 'Open a chat first: the pipeline is set per chat.');
-    const next = applyPipelineChange(chatPipeline(), parsed.value);
-    // Only the profiles this change names: one deleted since it was set still lets the other parts change.
-    const named = [...(parsed.value.before ? [parsed.value.before] : []), ...(parsed.value.after ?? [])];
+    const now = chatPipeline();
+    const next = applyPipelineChange(now, parsed.value);
+    // Only the profiles this change brings in: one deleted since it was chosen still lets the other parts
+    // change (the panel sends the whole after list when one keeper is moved or removed).
+    const before = parsed.value.before && parsed.value.before !== now.before ? [parsed.value.before] : [];
+    const named = [...before, ...(parsed.value.after ?? []).filter((id) => !now.after.includes(id))];
     if (named.length) {
         const engine = await getEngine();
         const stored = storedProfiles();

@@ -105,6 +105,9 @@ const FIELD_PATHS = [
     'maxToolReminders',
     'systemPrompt',
     'lore.editOtherBooks',
+    'brief.depth',
+    'brief.role',
+    'brief.replanOnSwipe',
 ] as const;
 
 function belongsTo(error: FieldError, path: string): boolean {

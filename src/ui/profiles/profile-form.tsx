@@ -12,6 +12,7 @@ import { CapabilityMatrix } from './capability-matrix';
 import { ProtocolNote } from './protocol-note';
 import { useState } from 'preact/hooks';
 import { ExtToolFields } from './ext-tool-fields';
+import { BriefFields } from './brief-fields';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -153,6 +154,8 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                     onInput={(event) => edit((p) => void (p.systemPrompt = event.currentTarget.value))}
                 />
             </Field>
+
+            <BriefFields profile={profile} errors={errors} edit={edit} />
 
             <details
                 class="tavern-agent__advanced"

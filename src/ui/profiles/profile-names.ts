@@ -16,6 +16,12 @@ function builtInName(id: string): string | null {
             return t`Editor`;
         case 'game-master':
             return t`Game Master`;
+        case 'director':
+            return t`Director`;
+        case 'lore-keeper':
+            return t`Lore keeper`;
+        case 'memory-keeper':
+            return t`Memory keeper`;
         default:
             return null;
     }
@@ -31,6 +37,12 @@ function builtInDescription(id: string): string | null {
             return t`A sub-agent that reads the draft in output/ and writes review notes to summaries/.`;
         case 'game-master':
             return t`Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.`;
+        case 'director':
+            return t`Plans before the reply: reads the chat, the lore and the memory, and writes a brief of what the next reply must respect.`;
+        case 'lore-keeper':
+            return t`Works after each reply: reads it and the lore in scope, and proposes lore changes for you to accept.`;
+        case 'memory-keeper':
+            return t`Works after each reply: keeps the chat's memory in persist/ up to date, one file per subject.`;
         default:
             return null;
     }

@@ -7,8 +7,11 @@ import { services } from '../services';
 import { chatStatus } from '../state';
 import { formatTime, generationLabel, shortId, stateLabel } from './format';
 import { deleteRunRecord, importRunFile, isRunChatOpen, jumpToMessage } from './run-actions';
-import { history, liveRunId, openRun, refreshHistory, viewedRun } from './run-store';
+import { history, isRunGoing, openRun, refreshHistory, viewedRun } from './run-store';
 import { emptySummary } from './timeline-model';
+import type { RunPhase } from '../../contract/run-input';
+import { chatEntries, importedEntries, PhaseBadge, RunStateBadge, SillyTavernReply } from './turn-view';
+import type { RunEntry, Turn } from './turns';
 
 /** Where the run's reply is now, read from the open chat (null: no reply, imported, or another chat). */
 function placeOf(record: RunRecord, imported: boolean): ReplyPlace | null {
@@ -26,9 +29,10 @@ function placeNote(place: ReplyPlace | null): string | null {
     return t`The reply is no longer in the chat (deleted).`;
 }
 
-function HistoryItem({ record, imported }: { record: RunRecord; imported: boolean }) {
+/** One run; in a turn (or a run before or after a reply on its own), labelled with its phase. */
+function HistoryItem({ record, imported, phase = null }: { record: RunRecord; imported: boolean; phase?: RunPhase | null }) {
     const shown = viewedRun.value?.model.runId === record.runId;
-    const running = liveRunId.value === record.runId;
+    const running = isRunGoing(record.runId);
     const state = running ? 'running' : record.state;
     const place = running ? null : placeOf(record, imported);
     const note = placeNote(place);
@@ -40,9 +44,11 @@ function HistoryItem({ record, imported }: { record: RunRecord; imported: boolea
             data-history-run={record.runId}
             data-state={state}
             data-reply={place?.state}
+            data-phase={phase ?? undefined}
         >
             <button type="button" class="tavern-agent__link tavern-agent__history-open" aria-current={shown ? 'true' : undefined} onClick={() => void openRun(record.runId)}>
-                <span class={`tavern-agent__badge tavern-agent__badge--${state}`}>{stateLabel(state)}</span>
+                {phase ? <PhaseBadge phase={phase} /> : null}
+                {phase ? <RunStateBadge record={record} phase={phase} /> : <span class={`tavern-agent__badge tavern-agent__badge--${state}`}>{stateLabel(state)}</span>}
                 <span>{formatTime(record.createdAt)}</span>
                 <span class="tavern-agent__muted">{generationLabel(record.generationType)}</span>
                 <span class="tavern-agent__muted">#{shortId(record.runId)}</span>
@@ -110,7 +116,47 @@ function ImportButton() {
     );
 }
 
-/** The open chat's earlier runs, newest first, and the runs imported for viewing. */
+/** A turn's runs together, in the order they ran, SillyTavern's own reply where it came. */
+function HistoryTurn({ turn, imported }: { turn: Turn; imported: boolean }) {
+    const chat = turn.items.find((item) => item.kind === 'run');
+    return (
+        <li class="tavern-agent__history-turn" data-turn-id={turn.turnId}>
+            <ul class="tavern-agent__history-list" aria-label={t`This turn's runs`}>
+                {turn.items.map((item) =>
+                    item.kind === 'run' ? (
+                        <ErrorBoundary key={item.record.runId} label={t`this run`}>
+                            <HistoryItem record={item.record} imported={imported} phase={item.phase} />
+                        </ErrorBoundary>
+                    ) : (
+                        <li key={`st-${item.messageId}`} class="tavern-agent__history-item" data-phase="sillytavern">
+                            <span class="tavern-agent__history-open">
+                                <SillyTavernReply messageId={item.messageId} chat={chat?.kind === 'run' ? chat.record : { chatKey: '', chatId: '' }} />
+                            </span>
+                        </li>
+                    ),
+                )}
+            </ul>
+        </li>
+    );
+}
+
+function HistoryEntries({ entries, imported }: { entries: readonly RunEntry[]; imported: boolean }) {
+    return (
+        <>
+            {entries.map((entry) =>
+                entry.kind === 'turn' ? (
+                    <HistoryTurn key={entry.turn.key} turn={entry.turn} imported={imported} />
+                ) : (
+                    <ErrorBoundary key={entry.record.runId} label={t`this run`}>
+                        <HistoryItem record={entry.record} imported={imported} phase={entry.record.phase === 'before' || entry.record.phase === 'after' ? entry.record.phase : null} />
+                    </ErrorBoundary>
+                ),
+            )}
+        </>
+    );
+}
+
+/** The open chat's earlier runs, newest first (a turn's runs together), and the runs imported for viewing. */
 export function RunHistory() {
     const chatId = chatStatus.value.chatId;
     useEffect(() => {
@@ -128,20 +174,12 @@ export function RunHistory() {
             {chatId === null ? <p class="tavern-agent__muted">{t`Open a chat to see its runs.`}</p> : null}
             {chatId !== null && state.runs.length === 0 && !state.loading ? <p class="tavern-agent__muted">{t`No runs in this chat yet.`}</p> : null}
             <ul class="tavern-agent__history-list" aria-label={t`Runs of this chat`}>
-                {state.runs.map((record) => (
-                    <ErrorBoundary key={record.runId} label={t`this run`}>
-                        <HistoryItem record={record} imported={false} />
-                    </ErrorBoundary>
-                ))}
+                <HistoryEntries entries={chatEntries.value} imported={false} />
             </ul>
             <h5>{t`Imported runs`}</h5>
             <ImportButton />
             <ul class="tavern-agent__history-list" aria-label={t`Imported runs`}>
-                {state.imported.map((record) => (
-                    <ErrorBoundary key={record.runId} label={t`this run`}>
-                        <HistoryItem record={record} imported />
-                    </ErrorBoundary>
-                ))}
+                <HistoryEntries entries={importedEntries.value} imported />
             </ul>
         </details>
     );

@@ -40,12 +40,26 @@ export function jumpToMessage(summary: RunSummary, messageId: number): void {
         warn(t`This run's reply is no longer in the chat (deleted).`);
         return;
     }
-    if (!services().chat.revealMessage(place.index)) {
-        warn(t`That message is not shown: it was deleted, or it is not loaded yet (scroll up in the chat to load older messages).`);
+    if (!reveal(place.index)) return;
+    if (place.state === 'swiped') services().toast.info(t`This run's reply was swiped away: swipe on this message to see it again.`);
+}
+
+/** Scrolls to a message of the run's chat that no run wrote (SillyTavern's own reply in a turn) and flashes it. */
+export function jumpToChatMessage(chat: Pick<RunSummary, 'chatKey' | 'chatId'>, messageId: number): void {
+    if (!isRunChatOpen(chat)) {
+        warn(t`Open the chat this run belongs to first.`);
         return;
     }
-    if (place.state === 'swiped') services().toast.info(t`This run's reply was swiped away: swipe on this message to see it again.`);
+    reveal(messageId);
+}
+
+function reveal(index: number): boolean {
+    if (!services().chat.revealMessage(index)) {
+        warn(t`That message is not shown: it was deleted, or it is not loaded yet (scroll up in the chat to load older messages).`);
+        return false;
+    }
     if (window.matchMedia('(max-width: 1000px)').matches) panelOpen.value = false;
+    return true;
 }
 
 /**

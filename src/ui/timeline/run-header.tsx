@@ -8,6 +8,7 @@ import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, resumeInt
 import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
 import { taskCountsText } from './task-status';
 import { useNow } from './use-now';
+import { PhaseBadge, recordOf, shownPhase, turnOf } from './turn-view';
 
 const DRAFT_PREFERENCE = ['output/direct_output.md', 'output/main.md'];
 
@@ -61,6 +62,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
     const live = latestLiveRun();
     const otherLive = live !== null && live.model.runId !== summary.runId && liveRunId.value !== null;
     const messageId = summary.messageId;
+    const phase = shownPhase(recordOf(summary.runId), turnOf(summary.runId));
     return (
         <div class="tavern-agent__run-header">
             {/* One line: what the run is and its figures; the least needed parts give way first when narrow. */}
@@ -69,6 +71,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                     <span class={`tavern-agent__badge tavern-agent__badge--${summary.state}`} role="status">
                         {stateLabel(summary.state)}
                     </span>
+                    {phase ? <PhaseBadge phase={phase} /> : null}
                     {imported ? <span class="tavern-agent__badge">{t`imported, read-only`}</span> : null}
                     <span class="tavern-agent__muted tavern-agent__run-kind">{generationLabel(summary.generationType)}</span>
                     {summary.profileId ? <code class="tavern-agent__code tavern-agent__run-profile">{summary.profileId}</code> : null}

@@ -71,8 +71,41 @@ interface HistoryState {
 
 export const history = signal<HistoryState>({ chatKey: null, runs: [], imported: [], loading: false, error: null });
 
+/** The latest run of the chat itself (the host's run, not a keeper beside it): "Back to the live run" and the Send badge follow it. */
 let live: ViewedRun | null = null;
 let historyChatKey: string | null | undefined;
+
+/**
+ * Every run the live feed reports in this page, by id: the chat's run and, beside it, keepers working after a
+ * reply (issue 34), which may still run while the next turn's run starts. Each run's events go to its own
+ * model. Ended runs stay a while, for events that arrive after their end.
+ */
+interface LiveEntry {
+    view: ViewedRun;
+    /** A run joined part-way waits for its stored journal: later events wait for it, so rows stay in order. */
+    backfill: Promise<void> | null;
+    /** Its record was read (for its phase and turn) once its first events came. */
+    recordRead: boolean;
+}
+
+const liveEntries = new Map<string, LiveEntry>();
+const LIVE_ENTRIES_KEPT = 8;
+
+/** Runs of this page going on now (started and not ended), the chat's run and keepers alike. */
+export const goingRuns = signal<ReadonlySet<string>>(new Set());
+
+/** Whether a run is going on now in this page: the host's run of the chat, or one beside it. */
+export function isRunGoing(runId: string): boolean {
+    return liveRunId.value === runId || goingRuns.value.has(runId);
+}
+
+function setGoing(runId: string, going: boolean): void {
+    if (goingRuns.value.has(runId) === going) return;
+    const next = new Set(goingRuns.value);
+    if (going) next.add(runId);
+    else next.delete(runId);
+    goingRuns.value = next;
+}
 
 /** Sets the live progress only when it changed, so the Send-button badge does not render again for each event. */
 function setProgress(next: LiveProgress): void {
@@ -104,29 +137,64 @@ export function latestLiveRun(): ViewedRun | null {
     return live;
 }
 
-// ── the live run, fed by live-feed.ts ──
+// ── live runs, fed by live-feed.ts ──
 
+/**
+ * A run starts. The chat's own run (the host reports it as the chat's run: before, reply, a script's run)
+ * takes the view as it always did; a run beside it (a keeper after a reply) takes it only when the view shows
+ * nothing still going and nothing the user opened, so it never hides the run the user watches.
+ */
 export function startLive(runId: string, generationType: string, at: number): void {
     const model = new TimelineModel(runId);
     model.summary = { ...model.summary, state: 'preparing', generationType, startedAt: at };
-    live = { model, source: 'live' };
-    liveBackfill = null;
-    liveProgress.value = progressOf(model);
-    show(live);
+    const view: ViewedRun = { model, source: 'live' };
+    liveEntries.delete(runId);
+    liveEntries.set(runId, { view, backfill: null, recordRead: false });
+    for (const [id] of liveEntries) {
+        if (liveEntries.size <= LIVE_ENTRIES_KEPT) break;
+        if (!goingRuns.value.has(id)) liveEntries.delete(id);
+    }
+    const chatsRun = liveRunId.value === runId;
+    const viewed = viewedRun.value;
+    setGoing(runId, true);
+    if (chatsRun) {
+        live = view;
+        liveProgress.value = progressOf(model);
+        show(view);
+    } else if (viewed === null || (viewed.source === 'live' && !isRunGoing(viewed.model.runId))) {
+        show(view);
+    }
 }
 
-/**
- * A live run joined part-way (a resumed run, or another tab's run seen here) starts with its stored
- * journal: later events wait for it, so rows stay in order.
- */
-let liveBackfill: Promise<void> | null = null;
+/** Splits a batch by run (a frame's batch may hold several runs' events), keeping each run's order. */
+function byRun(events: readonly JournalEvent[]): Map<string, JournalEvent[]> {
+    const runs = new Map<string, JournalEvent[]>();
+    for (const event of events) {
+        const list = runs.get(event.runId);
+        if (list) list.push(event);
+        else runs.set(event.runId, [event]);
+    }
+    return runs;
+}
 
 export function appendLive(events: readonly JournalEvent[]): void {
-    if (!live || events.length === 0) return;
-    const target = live;
+    if (events.length === 0) return;
+    for (const [runId, batch] of byRun(events)) {
+        const entry = liveEntries.get(runId);
+        // A run the feed never started (nothing to show it in) is left to History.
+        if (entry) appendTo(entry, batch);
+    }
+}
+
+function appendTo(entry: LiveEntry, events: readonly JournalEvent[]): void {
+    const target = entry.view;
     const first = events[0]!.seq;
-    if (liveBackfill === null && target.model.summary.events === 0 && first > 0) {
-        liveBackfill = services()
+    if (!entry.recordRead) {
+        entry.recordRead = true;
+        void listIfInTurn(target.model.runId);
+    }
+    if (entry.backfill === null && target.model.summary.events === 0 && first > 0) {
+        entry.backfill = services()
             .engine()
             .then((engine) => engine.readEvents(target.model.runId, 0))
             .then((stored) => {
@@ -134,31 +202,45 @@ export function appendLive(events: readonly JournalEvent[]): void {
             })
             .catch(() => undefined);
     }
-    if (liveBackfill !== null) {
-        liveBackfill = liveBackfill.then(() => {
-            target.model.apply(events);
-            setProgress(progressOf(target.model));
-            if (viewedRun.value === target) bump();
-        });
-        return;
+    const apply = () => {
+        target.model.apply(events);
+        if (target === live) setProgress(progressOf(target.model));
+        if (viewedRun.value === target) bump();
+    };
+    if (entry.backfill !== null) entry.backfill = entry.backfill.then(apply);
+    else apply();
+}
+
+/**
+ * A run of a turn around the reply (a director, a keeper, or the reply between them) is listed in History as
+ * soon as it exists, so its turn shows it while it runs; any other run is listed when it ends, as always.
+ */
+async function listIfInTurn(runId: string): Promise<void> {
+    try {
+        const record = await (await services().engine()).getRun(runId);
+        if (!record.ok) return;
+        const { phase, turnId } = record.value;
+        const turnAround = phase === 'before' || phase === 'after' || (turnId !== undefined && history.value.runs.some((run) => run.turnId === turnId && run.phase !== undefined && run.phase !== 'reply'));
+        if (turnAround) await refreshHistory();
+    } catch {
+        // History lists it at its end.
     }
-    target.model.apply(events);
-    setProgress(progressOf(target.model));
-    if (viewedRun.value === target) bump();
 }
 
 export function endLive(outcome: RunOutcome): void {
-    if (liveBackfill !== null) {
-        const pending = liveBackfill;
-        liveBackfill = null;
+    const entry = liveEntries.get(outcome.runId);
+    if (entry?.backfill) {
+        const pending = entry.backfill;
+        entry.backfill = null;
         void pending.then(() => endLive(outcome));
         return;
     }
-    if (live && live.model.runId === outcome.runId) {
-        live.model.applyOutcome(outcome, Date.now());
-        if (viewedRun.value === live) bump();
+    if (entry) {
+        entry.view.model.applyOutcome(outcome, Date.now());
+        if (viewedRun.value === entry.view) bump();
     }
-    liveProgress.value = null;
+    setGoing(outcome.runId, false);
+    if (liveProgress.value?.runId === outcome.runId || live?.model.runId === outcome.runId) liveProgress.value = null;
     void refreshHistory();
 }
 
@@ -175,10 +257,11 @@ async function loadModel(runId: string): Promise<TimelineModel> {
     return model;
 }
 
-/** Shows a stored run (the live one when it is the run going on now). */
+/** Shows a stored run (the live one when it is going on now). */
 export async function openRun(runId: string): Promise<void> {
-    if (live && live.model.runId === runId && (liveRunId.value === runId || viewedRun.value === live)) {
-        show(live);
+    const entry = liveEntries.get(runId);
+    if (entry && (isRunGoing(runId) || viewedRun.value === entry.view)) {
+        show(entry.view);
         return;
     }
     try {
@@ -193,7 +276,7 @@ export async function openRun(runId: string): Promise<void> {
 export async function refreshViewed(): Promise<void> {
     const viewed = viewedRun.value;
     // A run going on gets its events pushed; an ended one (live earlier, or stored) is read again.
-    if (!viewed || liveRunId.value === viewed.model.runId) return;
+    if (!viewed || isRunGoing(viewed.model.runId)) return;
     const engine = await services().engine();
     const events = await engine.readEvents(viewed.model.runId, viewed.model.summary.events === 0 ? 0 : viewed.model.nextSeq);
     if (events.ok && events.value.length > 0) {
@@ -227,7 +310,7 @@ export async function refreshHistory(): Promise<void> {
         const chatChanged = historyChatKey !== chatKey;
         historyChatKey = chatKey;
         const viewed = viewedRun.value;
-        const busy = viewed?.source === 'live' && liveRunId.value === viewed.model.runId;
+        const busy = viewed?.source === 'live' && isRunGoing(viewed.model.runId);
         const belongs = viewed && (viewed.source === 'imported' || viewed.model.summary.chatKey === chatKey);
         if (chatChanged && !busy && !belongs) {
             const latest = list[0];
@@ -244,5 +327,7 @@ export function forgetRun(runId: string): void {
     const state = history.value;
     history.value = { ...state, runs: state.runs.filter((r) => r.runId !== runId), imported: state.imported.filter((r) => r.runId !== runId) };
     if (viewedRun.value?.model.runId === runId) show(null);
-    if (live?.model.runId === runId && liveRunId.value !== runId) live = null;
+    if (isRunGoing(runId)) return;
+    liveEntries.delete(runId);
+    if (live?.model.runId === runId) live = null;
 }

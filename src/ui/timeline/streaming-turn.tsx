@@ -3,7 +3,10 @@ import type { ModelStreamDelta } from '../../contract/model-stream';
 import type { JournalEvent } from '../../contract/events';
 import { t } from '../../i18n/t';
 
-/** Streamed model calls still in flight, by request id (`root:3`, `task-1:2`): transient, never journaled. */
+/**
+ * Streamed model calls still in flight, by run and request id (`<run>|root:3`, `<run>|task-1:2`): transient,
+ * never journaled. Keyed by run too, for a keeper may stream beside the chat's run (issue 34).
+ */
 export const streamingTurns = signal<ReadonlyMap<string, ModelStreamDelta>>(new Map());
 
 /** Requests whose response is journaled: a late delta of theirs must not bring the partial turn back. */
@@ -17,7 +20,7 @@ function flush(): void {
     const batch = waiting;
     waiting = new Map();
     const next = new Map(streamingTurns.value);
-    for (const [key, delta] of batch) if (!settled.has(key)) next.set(delta.requestId, delta);
+    for (const [key, delta] of batch) if (!settled.has(key)) next.set(key, delta);
     streamingTurns.value = next;
 }
 
@@ -30,9 +33,9 @@ export function showModelDelta(delta: ModelStreamDelta): void {
 export function settleModelDeltas(events: readonly JournalEvent[]): void {
     const done = events.flatMap((event) => {
         if (event.type !== 'model-response') return [];
-        const requestId = `${event.payload.taskId ?? 'root'}:${event.payload.round}`;
-        settled.add(`${event.runId}|${requestId}`);
-        return [requestId];
+        const key = `${event.runId}|${event.payload.taskId ?? 'root'}:${event.payload.round}`;
+        settled.add(key);
+        return [key];
     });
     if (done.length === 0 || streamingTurns.value.size === 0) return;
     const next = new Map(streamingTurns.value);
@@ -40,12 +43,17 @@ export function settleModelDeltas(events: readonly JournalEvent[]): void {
     streamingTurns.value = next;
 }
 
-export function clearModelDeltas(): void {
-    if (frame) cancelAnimationFrame(frame);
-    frame = 0;
-    waiting = new Map();
-    settled.clear();
-    if (streamingTurns.value.size > 0) streamingTurns.value = new Map();
+/** A run started or ended: none of its partial turns stays (the other runs' streams go on). */
+export function clearModelDeltas(runId: string): void {
+    const prefix = `${runId}|`;
+    const ofRun = (key: string) => key.startsWith(prefix);
+    for (const key of [...waiting.keys()]) if (ofRun(key)) waiting.delete(key);
+    for (const key of [...settled]) if (ofRun(key)) settled.delete(key);
+    const shown = [...streamingTurns.value.keys()].filter(ofRun);
+    if (shown.length === 0) return;
+    const next = new Map(streamingTurns.value);
+    for (const key of shown) next.delete(key);
+    streamingTurns.value = next;
 }
 
 /**
