@@ -31,7 +31,8 @@ import { resumeRun } from './host/run/resume-run';
 import { createTurnTakeover } from './host/pipeline/turn-takeover';
 import { watchReplies } from './host/pipeline/after-phase';
 import { remoteRun, watchOtherTabs } from './host/run/live-view';
-import { backgroundRuns } from './host/run/background-runs';
+import { backgroundRuns, observeBackgroundRuns, stopBackgroundRun } from './host/run/background-runs';
+import { turnReply } from './host/pipeline/turn';
 import { approvalToasts } from './host/ext-tools/ext-tool-toast';
 import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
 import { createLiveFeed } from './ui/live-feed';
@@ -65,6 +66,8 @@ export interface Runtime {
 
 export function startRuntime(shell: Shell): Runtime {
     const liveFeed = createLiveFeed(() => shell.refreshChatStatus());
+    // Keepers after a reply feed the same timeline: each run's events go to its own run, and one never takes the view from a run going on.
+    observeBackgroundRuns(liveFeed);
     const panelServices: PanelServices = {
         engine: getEngine,
         chat: {
@@ -83,6 +86,8 @@ export function startRuntime(shell: Shell): Runtime {
                 notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again
             },
             setPipeline: setChatPipeline,
+            turnReply,
+            stopBackground: (runId) => stopBackgroundRun(runId, 'Stopped from the panel.'),
         },
         profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles, currentProtocol: currentConnectionProtocol },
         confirm: confirmAction,

@@ -9,6 +9,7 @@ import { ResizeHandle } from './resize-handle';
 import { RunView } from './run-view';
 import { GuidanceInput } from './guidance-input';
 import { services } from './services';
+import { isRunGoing, liveRunId, viewedRun } from './timeline/run-store';
 import { SkillsSection } from './skills/skills-section';
 import { ErrorBoundary } from './error-boundary';
 import { StorageSection } from './storage/storage-section';
@@ -41,6 +42,18 @@ function EngineLine() {
                 </span>
             );
     }
+}
+
+/** Stop for a keeper shown in the timeline while it works in the background (the chat's own run has the Stop above). */
+function StopShownKeeper() {
+    const runId = viewedRun.value?.model.runId;
+    const stop = services().chat.stopBackground;
+    if (!runId || !stop || runId === liveRunId.value || !isRunGoing(runId)) return null;
+    return (
+        <button type="button" class="menu_button tavern-agent__stop" data-stop="background" onClick={() => void stop(runId)}>
+            <span class="fa-solid fa-stop" aria-hidden="true" /> {t`Stop`}
+        </button>
+    );
 }
 
 function AgentModeSwitch({ actions }: { actions: PanelActions }) {
@@ -130,7 +143,9 @@ export function Panel({ actions }: { actions: PanelActions }) {
                             <button type="button" class="menu_button tavern-agent__stop" onClick={actions.stopRun}>
                                 <span class="fa-solid fa-stop" aria-hidden="true" /> {t`Stop`}
                             </button>
-                        ) : null}
+                        ) : (
+                            <StopShownKeeper />
+                        )}
                     </div>
                     {status.run ? <GuidanceInput /> : null}
                     <ErrorBoundary label={t`the run timeline`}>

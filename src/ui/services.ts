@@ -72,6 +72,10 @@ export interface PanelServices {
          * usable profile is refused, and nothing changes. chatStatus follows when it is saved.
          */
         setPipeline(partial: Partial<Pipeline>): Promise<Result<Pipeline>>;
+        /** A turn's reply in the open chat (its index; runId null when SillyTavern wrote it), null when none. */
+        turnReply?(turnId: string): { index: number; runId: string | null } | null;
+        /** Stops a run this tab drives in the background (a keeper after a reply); false when it is not one. */
+        stopBackground?(runId: string): Promise<boolean>;
     };
     profiles: {
         /** The user's stored profiles as raw JSON (the worker validates them). */

@@ -116,6 +116,12 @@ test('before=director reply=sillytavern: Send makes a tool request, then one pla
     assert.equal(lines[2]!.runId, null, 'the reply is SillyTavern’s, not a run’s');
     const inPrompts = await page.evaluate(() => Object.keys(SillyTavern!.getContext().extensionPrompts).filter((key) => key.startsWith('tavern_agent')));
     assert.deepEqual(inPrompts, [], 'the brief is removed once the generation ended');
+
+    // The panel shows the turn: the director, then SillyTavern's reply linked to its message (no keeper named it).
+    await page.click(PANEL_BUTTON);
+    await page.locator('.tavern-agent__turn-item[data-phase="before"]').waitFor();
+    await page.locator('.tavern-agent__turn-item[data-phase="sillytavern"] [data-action="jump"]', { hasText: '#2' }).waitFor();
+    await page.click(PANEL_BUTTON);
 });
 
 test('a swipe of that reply makes one plain request with the same brief, and no tool request', async () => {
@@ -208,6 +214,31 @@ test('Send while an after-run waits on the model: the new turn starts at once', 
     // The second reply's keeper follows the first one's.
     const keepers = await waitForKeepers(page, 2);
     assert.deepEqual(keepers.map((run) => run.state), ['completed', 'completed']);
+});
+
+test('the panel shows a keeper live as After (background), beside the reply it follows, and its Stop ends it alone', async () => {
+    page = await openAgentChat(session, { panel: true, reuse: true });
+    await setPipeline(page, 'reply=sillytavern after=lore-keeper');
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    script([{ waitFor: held, toolCalls: [call('workspace_finish', {})] }]);
+    try {
+        await sendMessage(page, 'Watch the keeper.');
+        await session.mock.waitUntil(() => toolRequests().length === 1, 'the keeper asks the model', 30_000);
+        const [keeper] = await keeperRuns(page);
+        // Its live events reach the panel: the view follows it, labelled with its phase, with its own Stop.
+        const strip = page.locator(`.tavern-agent__turn-item[data-turn-run="${keeper!.runId}"]`);
+        await strip.locator('[data-phase="after"]').waitFor();
+        await page.locator('.tavern-agent__turn-item[data-phase="sillytavern"] [data-action="jump"]', { hasText: '#2' }).waitFor();
+        await page.click('.tavern-agent__stop[data-stop="background"]');
+        const [ended] = await waitForKeepers(page, 1);
+        assert.equal(ended!.state, 'cancelled', 'the keeper stopped');
+        await page.locator('.tavern-agent__stop').waitFor({ state: 'detached' });
+        assert.deepEqual((await chatLines(page)).map((line) => line.mes).slice(1), ['Watch the keeper.', PLAIN_REPLY], 'the reply stays');
+    } finally {
+        release();
+        await page.click(PANEL_BUTTON);
+    }
 });
 
 test('Stop during the before-run stops the turn: no plain request follows', async () => {

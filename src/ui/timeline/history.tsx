@@ -130,7 +130,7 @@ function HistoryTurn({ turn, imported }: { turn: Turn; imported: boolean }) {
                     ) : (
                         <li key={`st-${item.messageId}`} class="tavern-agent__history-item" data-phase="sillytavern">
                             <span class="tavern-agent__history-open">
-                                <SillyTavernReply messageId={item.messageId} chat={chat?.kind === 'run' ? chat.record : { chatKey: '', chatId: '' }} />
+                                <SillyTavernReply messageId={item.messageId} turnId={turn.turnId} chat={chat?.kind === 'run' ? chat.record : { chatKey: '', chatId: '' }} />
                             </span>
                         </li>
                     ),

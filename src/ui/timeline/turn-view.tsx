@@ -5,6 +5,7 @@ import type { RunPhase } from '../../contract/run-input';
 import { t } from '../../i18n/t';
 import { shortId, stateLabel } from './format';
 import { jumpToChatMessage } from './run-actions';
+import { services } from '../services';
 import { goingRuns, history, isRunGoing, liveRunId, openRun, viewedRun } from './run-store';
 import { groupTurns, turnOfRun, type Turn, type TurnItem } from './turns';
 
@@ -80,7 +81,10 @@ export function recordOf(runId: string): RunRecord | undefined {
  * SillyTavern's own reply in a turn: no run, its message when known, a link to it as a commit row has (an
  * imported turn's message is in a chat elsewhere: only its number).
  */
-export function SillyTavernReply({ messageId, chat }: { messageId: number | null; chat: Pick<RunRecord, 'chatKey' | 'chatId'> }) {
+export function SillyTavernReply({ messageId: named, turnId, chat }: { messageId: number | null; turnId: string; chat: Pick<RunRecord, 'chatKey' | 'chatId'> }) {
+    // No keeper named the reply (a director alone): the open chat knows the message after the turn's own.
+    const found = named === null && chat.chatKey !== IMPORTED_CHAT_KEY ? services().chat.turnReply?.(turnId) : null;
+    const messageId = named ?? (found && found.runId === null ? found.index : null);
     return (
         <>
             <PhaseBadge phase="sillytavern" />
@@ -95,11 +99,11 @@ export function SillyTavernReply({ messageId, chat }: { messageId: number | null
     );
 }
 
-function TurnLine({ item, chat }: { item: TurnItem; chat: Pick<RunRecord, 'chatKey' | 'chatId'> }) {
+function TurnLine({ item, turnId, chat }: { item: TurnItem; turnId: string; chat: Pick<RunRecord, 'chatKey' | 'chatId'> }) {
     if (item.kind === 'sillytavern') {
         return (
             <li class="tavern-agent__turn-item" data-phase="sillytavern">
-                <SillyTavernReply messageId={item.messageId} chat={chat} />
+                <SillyTavernReply messageId={item.messageId} turnId={turnId} chat={chat} />
             </li>
         );
     }
@@ -126,7 +130,7 @@ export function TurnStrip({ runId }: { runId: string }) {
         <nav class="tavern-agent__turn" aria-label={t`This turn's runs`} data-turn-id={turn.turnId}>
             <ol class="tavern-agent__turn-list">
                 {turn.items.map((item) => (
-                    <TurnLine key={item.kind === 'run' ? item.record.runId : `st-${item.messageId}`} item={item} chat={first.record} />
+                    <TurnLine key={item.kind === 'run' ? item.record.runId : `st-${item.messageId}`} item={item} turnId={turn.turnId} chat={first.record} />
                 ))}
             </ol>
         </nav>
