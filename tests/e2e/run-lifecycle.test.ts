@@ -163,7 +163,8 @@ test('a researcher whose profile denies a skill cannot read it when the writer d
     session.mock.route({ when: isChild(OBJECTIVE), turns: [calls(call('skill_list', {}), call('skill_read', { name: 'house-style' })), calls(call('task_return', { summary: 'Checked.' }))] });
     await page.fill('#send_textarea', 'Check the skills.');
     await page.click('#send_but');
-    await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 60_000 });
+    // The reply itself is the end: "not generating, no run" also holds in the moment before the run starts.
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'Done.' && !globalThis.TavernAgent!.status().run, undefined, { timeout: 60_000 });
     const parentFirst = session.mock.generations().find(isParent)!;
     assert.ok(mentions(parentFirst, 'house-style') && !mentions(parentFirst, 'map-lore'), "the writer sees the global skill, not the researcher's own");
     const childSecond = session.mock.generations().filter(isChild(OBJECTIVE))[1]!;
