@@ -30,6 +30,7 @@ import { activeRun, cancelActiveRun, guideActiveRun } from './host/run/active-ru
 import { resumeRun } from './host/run/resume-run';
 import { createTurnTakeover } from './host/pipeline/turn-takeover';
 import { watchReplies } from './host/pipeline/after-phase';
+import { watchState } from './host/state/state-watch';
 import { remoteRun, watchOtherTabs } from './host/run/live-view';
 import { backgroundRuns, observeBackgroundRuns, stopBackgroundRun } from './host/run/background-runs';
 import { turnReply } from './host/pipeline/turn';
@@ -104,6 +105,7 @@ export function startRuntime(shell: Shell): Runtime {
     installFixButtons();
     onEngineStatus((status) => (engineState.value = status));
     watchSkillOffers(hostSkills);
+    watchState();
     // Other tabs' runs of the open chat, live and read-only; a dead worker's run shows as interrupted.
     // This tab's own runs (the active one, and keepers in the background) come back on the channel too.
     const isLocal = (runId: string) => activeRun()?.runId === runId || backgroundRuns().some((run) => run.runId === runId);

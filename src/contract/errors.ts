@@ -60,6 +60,15 @@ export const RECOVERABLE_CODES = [
     'script.execution_failed',
     'script.result_too_large',
     'script.too_many_calls',
+    /** The state tools (issue 36). */
+    'state.scope_unavailable',
+    'state.read_only',
+    'state.invalid_path',
+    'state.path_not_found',
+    'state.invalid_op',
+    'state.schema_rejected',
+    'state.read_too_large',
+    'state.value_too_large',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 

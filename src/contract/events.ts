@@ -3,6 +3,7 @@ import { TokenUsageSchema } from './model';
 import { JournalEventSchema, RECORD_VERSION, RunStateSchema, WorkspaceFileSchema } from './records';
 import { SkillScopeSchema } from './skills';
 import { LoreDecisionSchema, LoreProposalSchema } from './lore';
+import { StateChangeSchema } from './state';
 
 /**
  * The journal's events (noun-then-verb) and their payloads, as zod schemas: the one source of their types.
@@ -145,6 +146,13 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     'lore-propose': LoreProposalSchema,
     /** The user accepted (and where it was written) or discarded a proposal, from the panel. */
     'lore-decide': LoreDecisionSchema,
+    /** A change of the chat's state the agent staged (state.patch, state.set, issue 36): written with the commit. */
+    'state-change': StateChangeSchema,
+    /**
+     * Staged state written to the chat: with a commit (`messageId` its message) or, for changes staged after the
+     * last commit or by a keeper, when the run completed. `changes`: how many staged changes it includes.
+     */
+    'state-write': z.object({ changes: count, messageId: z.number().int().nullable(), scopes: z.array(text), error: nullableText.optional() }),
 } as const;
 
 export type EventType = keyof typeof EVENT_PAYLOAD_SCHEMAS;

@@ -157,7 +157,7 @@ export const WRITER_PROFILE: Profile = {
     id: 'writer',
     displayName: 'Writer',
     description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'agent.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'agent.*', 'state.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
     scripts: 'all',
 };
@@ -201,15 +201,15 @@ export const GAME_MASTER_PROFILE: Profile = {
     id: 'game-master',
     displayName: 'Game Master',
     description: 'Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*', 'agent.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*', 'agent.*', 'state.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
     scripts: 'all',
     systemPrompt:
         'You are the game master. When an action has an uncertain outcome, roll for it with dice_roll (e.g. 1d20 for a check, 2d6 for damage) before you narrate, and let the numbers decide. Mention the roll briefly in the reply.',
 };
 
-/** Read-only tools of the chat, the lore and the skills: what an agent around the reply looks things up with. */
-const LOOK_UP_TOOLS = ['chat.*', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*'];
+/** Read-only tools of the chat, the lore, the skills and the state: what an agent around the reply looks things up with. */
+const LOOK_UP_TOOLS = ['chat.*', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'state.scopes', 'state.get'];
 
 export const DIRECTOR_PROFILE: Profile = {
     ...BASE,
@@ -262,7 +262,33 @@ export const MEMORY_KEEPER_PROFILE: Profile = {
         'Keep persist/ as one Markdown file per subject: persist/characters.md, persist/relationships.md, persist/places.md, persist/threads.md (open threads and promises). Update them with what the new reply changed, keep them short and current, and drop what no longer holds.',
 };
 
-export const BUILT_IN_PROFILES: readonly Profile[] = [WRITER_PROFILE, RESEARCHER_PROFILE, EDITOR_PROFILE, GAME_MASTER_PROFILE, DIRECTOR_PROFILE, LORE_KEEPER_PROFILE, MEMORY_KEEPER_PROFILE];
+export const STATE_KEEPER_PROFILE: Profile = {
+    ...BASE,
+    id: 'state-keeper',
+    displayName: 'State keeper',
+    description: "Works after each reply: reads it and updates the chat's state (variables, MVU) to match what happened.",
+    presentation: 'background',
+    tools: {
+        ...BASE.tools,
+        allow: [...LOOK_UP_TOOLS, 'state.patch', 'state.set', 'workspace.list_files', 'workspace.read_file', 'workspace.write_file', 'workspace.finish'],
+        maxRounds: 12,
+        maxCallsPerRun: 30,
+    },
+    workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['scratch'] },
+    systemPrompt:
+        'Call state_scopes, read what the new reply may have changed with state_get, and stage each change it made (damage, money spent, items gained or lost, time passed, places moved to) with state_patch, one reason each. Change nothing the reply did not change. Global variables are not yours to change.',
+};
+
+export const BUILT_IN_PROFILES: readonly Profile[] = [
+    WRITER_PROFILE,
+    RESEARCHER_PROFILE,
+    EDITOR_PROFILE,
+    GAME_MASTER_PROFILE,
+    DIRECTOR_PROFILE,
+    LORE_KEEPER_PROFILE,
+    MEMORY_KEEPER_PROFILE,
+    STATE_KEEPER_PROFILE,
+];
 
 export function builtInProfile(id: string): Profile | undefined {
     return BUILT_IN_PROFILES.find((profile) => profile.id === id);

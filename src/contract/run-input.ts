@@ -4,6 +4,7 @@ import { MemoryPayloadSchema } from './memory';
 import { ProfileSchema } from './profile';
 import { RunSkillSchema } from './skills';
 import { ExtToolSpecSchema } from './ext-tools';
+import { CapturedStateSchema } from './state';
 
 export const GenerationTypeSchema = z.enum(['normal', 'regenerate', 'swipe']);
 export type GenerationType = z.infer<typeof GenerationTypeSchema>;
@@ -115,6 +116,8 @@ export const RunInputSchema = z.object({
     follows: z.object({ messageIndex: z.number().int().nonnegative() }).optional(),
     /** The turn the run belongs to (the user message it answers): the timeline groups a turn's runs by it. */
     turnId: z.string().max(200).optional(),
+    /** The chat's state systems as they stood before the reply (issue 36); absent in runs stored before it. */
+    state: CapturedStateSchema.optional(),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

@@ -10,6 +10,7 @@ import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
 import type { LoreDecision } from './lore';
+import type { StateWrite } from './state';
 import type { ExtToolCallReply, ExtToolCallRequest } from './ext-tools';
 import type { ChatRunCount, PruneReport, PruneRequest, RetentionPolicy } from './storage';
 
@@ -60,6 +61,13 @@ export interface HostBridge {
     attachMemory?(request: { runId: string; memory: MemoryPayload }): Promise<Result<{ stored: boolean; bytes: number }>>;
     /** Journal events as they are stored, in order. */
     onEvents(events: JournalEvent[]): void;
+    /**
+     * Writes a run's staged state (issue 36) into the chat without a new commit: changes staged after the run's
+     * last commit, or a keeper's into the reply it follows. Test fakes may omit it.
+     */
+    writeState?(request: { runId: string; writes: StateWrite[] }): Promise<Result<{ messageId: number }>>;
+    /** Asks the user to Approve or Deny a tool call (a global state change); false when they deny. */
+    askApproval?(request: { runId: string; name: string; args: unknown }): Promise<boolean>;
     /** Runs another extension's tool on the page (asking the user first when told to); test fakes may omit it. */
     callExtTool?(request: ExtToolCallRequest): Promise<ExtToolCallReply>;
 }
@@ -86,6 +94,8 @@ export interface CommitRequest {
     reason: string | null;
     /** The model's reasoning since the run's last commit, stored where SillyTavern keeps a reply's reasoning. */
     reasoning?: string;
+    /** The run's staged state, all of it so far (issue 36): written with the text, each scope its own way. */
+    state?: StateWrite[];
 }
 
 /** Runs: start, stop, steer and resume them; read their records and journals. */

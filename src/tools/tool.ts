@@ -5,6 +5,7 @@ import type { SkillFile } from '../contract/skills';
 import type { AgentAccess } from './agent-access';
 import type { JournalWriter } from '../workspace/journal-writer';
 import type { ScriptRequest, ScriptResult, ToolCallAnswer } from '../contract/scripts';
+import type { StateChange } from '../contract/state';
 
 export { failure, success, type ToolOutcome, type ToolResult } from '../contract/tool-outcome';
 import type { ToolOutcome } from '../contract/tool-outcome';
@@ -48,6 +49,16 @@ export interface ScriptAccess {
     programTools: { names: string[]; refused: string[]; call(name: string, args: unknown): Promise<ToolCallAnswer> };
 }
 
+/**
+ * What the state tools get from the run (issue 36): the changes staged so far (the journal's `state-change`
+ * events, in order, whichever agent made them), and the user's Approve / Deny for a change that is not
+ * branch-aware (global variables); without a page to ask, the answer is no.
+ */
+export interface StateAccess {
+    changes(): readonly StateChange[];
+    approve?(toolName: string, args: unknown): Promise<boolean>;
+}
+
 export interface ToolContext {
     /** The frozen snapshot of the run's start: chat prefix, world-info activation, identity. */
     input: RunInput;
@@ -61,6 +72,8 @@ export interface ToolContext {
     journal?: JournalWriter;
     /** The sandbox, for the script tools; absent where scripts cannot run (unit tests of other tools). */
     scripts?: ScriptAccess;
+    /** Staged state changes and approvals, for the state tools; absent in unit tests of other tools. */
+    state?: StateAccess;
 }
 
 /** A tool is data plus one function (STYLE.md): name, alias, description, zod arguments, execute. */

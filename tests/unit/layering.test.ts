@@ -18,14 +18,17 @@ const ALLOWED: Record<string, readonly string[]> = {
     workspace: ['workspace', 'contract'],
     // Skill packages: parsing, archives, payloads, hashing; pure, used by the engine.
     skills: ['skills', 'contract'],
+    // State formats (issue 36): JSON Pointer and MVU's patch dialect, its schema and blocks, the chat-variable
+    // op log; pure, used by the tools and the engine in the worker and by the host on the page.
+    state: ['state', 'contract'],
     // The script sandbox (QuickJS): its own worker bundle; the engine reaches it only by messages.
     sandbox: ['sandbox', 'workspace', 'contract'],
     'sandbox-worker': ['sandbox', 'contract'],
-    tools: ['tools', 'workspace', 'contract'],
-    engine: ['engine', 'tools', 'workspace', 'store', 'skills', 'contract'],
+    tools: ['tools', 'workspace', 'state', 'contract'],
+    engine: ['engine', 'tools', 'workspace', 'store', 'skills', 'state', 'contract'],
     worker: ['engine', 'contract'],
     // Page side: host and ui never import each other; the host talks to the worker through contract types only.
-    host: ['host', 'contract', 'i18n'],
+    host: ['host', 'state', 'contract', 'i18n'],
     ui: ['ui', 'contract', 'i18n'],
     index: ['host', 'ui', 'contract', 'i18n', 'runtime'],
     // The runtime src/index.ts loads on first use: wires host and ui like index.

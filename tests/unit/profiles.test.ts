@@ -10,7 +10,7 @@ import { ALL_TOOLS } from '../../src/tools/registry';
 const fixture = (name: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/profiles', name), 'utf8'));
 
 test('the built-ins are valid, distinct, and give each role its tools', () => {
-    assert.deepEqual(BUILT_IN_PROFILES.map((p) => p.id), ['writer', 'researcher', 'editor', 'game-master', 'director', 'lore-keeper', 'memory-keeper']);
+    assert.deepEqual(BUILT_IN_PROFILES.map((p) => p.id), ['writer', 'researcher', 'editor', 'game-master', 'director', 'lore-keeper', 'memory-keeper', 'state-keeper']);
     for (const profile of BUILT_IN_PROFILES) assert.ok(ProfileSchema.safeParse(profile).success, profile.id);
     const names = ALL_TOOLS.map((t) => t.name);
     const allowed = (id: string) => names.filter((name) => isToolAllowed(BUILT_IN_PROFILES.find((p) => p.id === id)!, name));
@@ -21,7 +21,10 @@ test('the built-ins are valid, distinct, and give each role its tools', () => {
     assert.deepEqual(BUILT_IN_PROFILES.find((p) => p.id === 'researcher')!.workspace.writableRoots, ['scratch', 'summaries']);
     assert.equal(BUILT_IN_PROFILES.find((p) => p.id === 'editor')!.presentation, 'background');
     // The agents around the reply never write the chat; the director writes its brief, the keepers their own.
-    for (const id of ['director', 'lore-keeper', 'memory-keeper']) assert.ok(!allowed(id).includes('workspace.commit'), id);
+    for (const id of ['director', 'lore-keeper', 'memory-keeper', 'state-keeper']) assert.ok(!allowed(id).includes('workspace.commit'), id);
+    // State (issue 36): the writer and the game master change it, the agents around the reply read it, the state keeper writes it.
+    for (const id of ['writer', 'game-master', 'state-keeper']) assert.ok(allowed(id).includes('state.patch'), id);
+    for (const id of ['director', 'lore-keeper', 'memory-keeper']) assert.ok(allowed(id).includes('state.get') && !allowed(id).includes('state.set'), id);
     assert.ok(BUILT_IN_PROFILES.find((p) => p.id === 'director')!.workspace.writableRoots.includes('output'));
     assert.ok(allowed('lore-keeper').includes('worldinfo.propose'));
     assert.ok(!allowed('director').includes('worldinfo.propose'));
@@ -89,7 +92,7 @@ test('listing merges built-ins, overrides and user profiles, and flags invalid o
         broken: { id: 'broken', version: 2 },
     };
     const listing = listProfiles(stored);
-    assert.deepEqual(listing.map((l) => l.id), ['writer', 'researcher', 'editor', 'game-master', 'director', 'lore-keeper', 'memory-keeper', 'broken', 'mine']);
+    assert.deepEqual(listing.map((l) => l.id), ['writer', 'researcher', 'editor', 'game-master', 'director', 'lore-keeper', 'memory-keeper', 'state-keeper', 'broken', 'mine']);
     assert.equal(listing[0]!.overridden, true);
     assert.equal(listing[0]!.profile!.tools.maxRounds, 12);
     assert.equal(listing.find((l) => l.id === 'broken')!.profile, null);

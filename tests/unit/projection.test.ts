@@ -20,6 +20,7 @@ import { ALL_TOOLS } from '../../src/tools/registry';
 import { cutAndResume, DELEGATING, RELIABILITY_RUN_ID } from '../fixtures/reliability';
 import { rawCall, rawResponse, replyOf, runHarness, toolTurn, type RecordedRequest } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
+import { EMPTY_STATE } from '../../src/contract/state';
 
 /** Every event type some scenario journaled. */
 const seen = new Set<EventType>();
@@ -72,7 +73,7 @@ describe('the conversation is a projection of the journal', () => {
         const guidance = new GuidanceQueue();
         const script: Array<ModelReply | ((request: ModelRequest) => ModelReply | Promise<ModelReply>)> = [
             { ok: false, status: 503, message: 'busy', aborted: false },
-            toolTurn(rawCall('r1', 'workspace_read_file', { path: 'output/none.md' }), rawCall('r2', 'no_such_tool', {}), rawCall('r3', 'workspace_write_file', { path: 'output/main.md', content: 'Draft' }), rawCall('r4', 'workspace_write_file', { path: 'persist/notes.md', content: 'A glade.' }), rawCall('r5', 'script_run', { code: 'return (await tools.chat_search({ query: "glade" })).length > 0;' })),
+            toolTurn(rawCall('r1', 'workspace_read_file', { path: 'output/none.md' }), rawCall('r2', 'no_such_tool', {}), rawCall('r3', 'workspace_write_file', { path: 'output/main.md', content: 'Draft' }), rawCall('r4', 'workspace_write_file', { path: 'persist/notes.md', content: 'A glade.' }), rawCall('r5', 'script_run', { code: 'return (await tools.chat_search({ query: "glade" })).length > 0;' }), rawCall('r6', 'state_set', { scope: 'chat', path: '/hp', value: 7 })),
             async () => {
                 await guidance.add('Keep it short.');
                 return replyOf(rawResponse('I will write it now.'));
@@ -82,12 +83,12 @@ describe('the conversation is a projection of the journal', () => {
             toolTurn(rawCall('f1', 'workspace_commit', {}), rawCall('f2', 'workspace_finish', { reason: 'done' }), rawCall('f3', 'workspace_read_file', { path: 'output/main.md' })),
         ];
         const h = runHarness({ script, guidance, attachMemory: async () => ({ ok: true, value: { stored: true, bytes: 10 } }) });
-        const input = sampleRunInput({ runId: 'solo', lore: LORE });
+        const input = sampleRunInput({ runId: 'solo', lore: LORE, state: { ...EMPTY_STATE, chat: { values: { hp: '10' } } } });
         const outcome = await h.run(input);
         assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
         // What the reducer put in front of the model (live and rebuilt alike, checked below).
         const last = JSON.stringify(h.requests.at(-1)?.messages);
-        for (const shown of ['Keep it short.', 'reminder 1/2', 'model.response_truncated', 'workspace.file_not_found', 'tool.not_allowed', 'Program result:\\ntrue']) assert.ok(last.includes(shown), shown);
+        for (const shown of ['Keep it short.', 'reminder 1/2', 'model.response_truncated', 'workspace.file_not_found', 'tool.not_allowed', 'Program result:\\ntrue', '/hp: \\"10\\" → 7']) assert.ok(last.includes(shown), shown);
         // After the run: a checkpoint restored from the timeline, the proposal decided in the panel.
         const [first] = await listCheckpoints(h.storage, 'solo');
         assert.ok(first);

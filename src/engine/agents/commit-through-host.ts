@@ -2,6 +2,8 @@ import { RunFailure } from '../../contract/errors';
 import type { CommitOutcome, RunControls } from '../../tools/tool';
 import type { LoopState } from '../projection/agent-track';
 import type { RunSession } from '../run/run-session';
+import { EMPTY_STATE } from '../../contract/state';
+import { stateWrites } from '../../state/state-view';
 
 /**
  * A commit goes through the host (identity checked there); a host refusal ends the run, except a conflict
@@ -11,7 +13,10 @@ export async function commitThroughHost(session: RunSession, request: Parameters
     session.checkCancelled();
     await session.setState('awaiting_commit');
     const reasoning = loop.reasoning.join('\n\n');
-    const result = await session.deps.host.commit({ runId: session.input.runId, ...request, ...(reasoning ? { reasoning } : {}) });
+    // Every change staged so far goes with each commit: a later commit replaces the text, and its state with it.
+    const staged = session.projection.stateChanges.length;
+    const state = staged ? stateWrites(session.input.state ?? EMPTY_STATE, session.projection.stateChanges) : [];
+    const result = await session.deps.host.commit({ runId: session.input.runId, ...request, ...(reasoning ? { reasoning } : {}), ...(state.length ? { state } : {}) });
     if (!result.ok && (result.error.code === 'workspace.commit_conflict' || result.error.code === 'workspace.empty_artifact')) {
         await session.setState('running');
         const userText = result.error.code === 'workspace.commit_conflict' ? (result.error.detail ?? '') : null;
@@ -30,6 +35,7 @@ export async function commitThroughHost(session: RunSession, request: Parameters
         chars: request.text.length,
         reason: request.reason,
     });
+    if (state.length) await session.journal.append('state-write', { changes: staged, messageId: result.value.messageId, scopes: state.map((write) => write.scope) });
     await session.setState('running');
     return result.value;
 }

@@ -2,6 +2,7 @@ import type { ToolCall } from '../../contract/model';
 import type { ToolOutcome } from '../../contract/tool-outcome';
 import type { AgentInvocation } from '../agents/agent';
 import type { PreparedCall } from '../agents/dispatch';
+import type { StateAccess } from '../../tools/tool';
 import { modelFacingText } from '../projection/model-notes';
 import { cancelledFailure } from './cancelled';
 
@@ -34,6 +35,7 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
             skills: agent.skills,
             agents: agent.agentsFor(callId),
             scripts: agent.scriptsFor(callId),
+            state: stateAccess(agent),
             signal: agent.signal,
             journal,
         }),
@@ -50,6 +52,16 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
         const { code, message, hint } = outcome.error;
         void journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile, options);
     }
+}
+
+/** The run's staged state (its projection of the journal) and the page's Approve / Deny, for the state tools. */
+function stateAccess(agent: AgentInvocation): StateAccess {
+    const { session } = agent;
+    const ask = session.deps.host.askApproval?.bind(session.deps.host);
+    return {
+        changes: () => session.projection.stateChanges,
+        ...(ask ? { approve: (name: string, args: unknown) => ask({ runId: session.input.runId, name, args }) } : {}),
+    };
 }
 
 /**

@@ -2,6 +2,7 @@ import { RunFailure } from '../../contract/errors';
 import type { EventFact, EventPayloads } from '../../contract/events';
 import type { ModelTurn } from '../../contract/model';
 import type { ToolOutcome } from '../../contract/tool-outcome';
+import type { StateChange } from '../../contract/state';
 import { decodeModelResponse } from '../model/decode';
 import { ROOT_AGENT_KEY, type AgentTrack } from './agent-track';
 import { applyEvent, noteEffect, type EventSources } from './apply-event';
@@ -43,6 +44,10 @@ export class RunProjection {
     readonly guidanceDelivered = new Set<string>();
     /** The run's end was journaled (`run-finish`). */
     finished = false;
+    /** State changes the run staged (issue 36), in order: what its commit writes. */
+    readonly stateChanges: StateChange[] = [];
+    /** How many of them a `state-write` already put into the chat. */
+    stateWritten = 0;
 
     constructor(
         /** The run's chat completion source: stored responses decode by it. */
@@ -90,6 +95,12 @@ export class RunProjection {
                 if (task) Object.assign(task, { end: fact.payload, endedAt: at });
                 break;
             }
+            case 'state-change':
+                this.stateChanges.push(fact.payload);
+                break;
+            case 'state-write':
+                this.stateWritten = Math.max(this.stateWritten, fact.payload.changes);
+                break;
             case 'task-inject':
                 for (const id of fact.payload.taskIds) this.delivered.add(id);
                 break;

@@ -8,6 +8,8 @@ import type { RunSession } from './run-session';
 import type { LoopEnd } from '../loop/stop-conditions';
 import type { MemoryBase } from './memory-base';
 import { encodeMemory, MEMORY_MAX_BYTES, memoryBytes } from '../../contract/memory';
+import { EMPTY_STATE } from '../../contract/state';
+import { stateWrites } from '../../state/state-view';
 
 /**
  * The run's successful end. persist/ reaches the chat only through an accepted workspace.finish (SPEC §3):
@@ -25,7 +27,10 @@ export async function completeRun(session: RunSession, workspace: Workspace, end
         }
         await journal.append('persist-promote', { files: Object.keys(persisted).length });
         // A reply's memory goes into the message it committed; a keeper's into the reply it follows.
-        if (session.hasCommitted || phaseOf(input) === 'after') await attachMemory(session, persisted, base);
+        if (session.hasCommitted || phaseOf(input) === 'after') {
+            await writeStagedState(session);
+            await attachMemory(session, persisted, base);
+        }
         await journal.append('run-finish', { reason: end.note });
     } else {
         await journal.append('persist-skip', { reason: 'The run ended after its wrap-up turn without workspace.finish.' });
@@ -34,6 +39,24 @@ export async function completeRun(session: RunSession, workspace: Workspace, end
     await session.setState('completed');
     const brief = phaseOf(input) === 'before' ? { brief: briefText(workspace.get(BRIEF_PATH)?.content) } : {};
     return { runId: input.runId, state: 'completed', messageId: record.messageId, error: null, ...brief };
+}
+
+/**
+ * State staged after the run's last commit (or by a keeper, which never commits) is written when the run
+ * finishes: into its reply, or the reply a keeper follows. A refused write never undoes the reply; the journal
+ * says why, and the changes stay in the run.
+ */
+async function writeStagedState(session: RunSession): Promise<void> {
+    const { projection, deps, input } = session;
+    if (projection.stateChanges.length <= projection.stateWritten || !deps.host.writeState) return;
+    const writes = stateWrites(input.state ?? EMPTY_STATE, projection.stateChanges);
+    if (!writes.length) return;
+    const result = await deps.host.writeState({ runId: input.runId, writes });
+    if (result.ok) {
+        await session.journal.append('state-write', { changes: projection.stateChanges.length, messageId: result.value.messageId, scopes: writes.map((write) => write.scope) });
+    } else {
+        await session.journal.append('state-write', { changes: projection.stateWritten, messageId: null, scopes: writes.map((write) => write.scope), error: result.error.message });
+    }
 }
 
 const sameFiles = (a: Record<string, string>, b: Record<string, string>) =>

@@ -13,8 +13,13 @@ export function phaseOf(input: Pick<RunInput, 'phase'>): RunPhase {
  */
 export function phasedProfile(profile: Profile, phase: RunPhase): Profile {
     if (phase === 'reply') return profile;
-    return { ...profile, presentation: 'background', tools: { ...profile.tools, deny: [...profile.tools.deny, 'workspace.commit'] } };
+    // A director's state changes would have no reply to go with: it reads state, a keeper after the reply may write it.
+    const deny = phase === 'before' ? ['workspace.commit', ...STATE_WRITE_TOOLS] : ['workspace.commit'];
+    return { ...profile, presentation: 'background', tools: { ...profile.tools, deny: [...profile.tools.deny, ...deny] } };
 }
+
+/** The tools that stage state changes (issue 36): only a run that writes a reply, or a keeper after one, may. */
+export const STATE_WRITE_TOOLS = ['state.patch', 'state.set'];
 
 /** What the model is told of its phase, after the usual instructions (none for a reply agent). */
 export function phaseInstructions(input: RunInput): string | null {

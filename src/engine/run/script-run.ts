@@ -1,5 +1,6 @@
 import type { Profile } from '../../contract/profile';
 import type { RunInput } from '../../contract/run-input';
+import { STATE_WRITE_TOOLS } from './phase-run';
 
 /** Where a background scripted run leaves its answer: `/agent run` returns this file's text. */
 export const SCRIPT_SUMMARY_PATH = 'summaries/summary.md';
@@ -18,7 +19,8 @@ export function scriptedProfile(profile: Profile, script: RunInput['script']): P
     return {
         ...profile,
         presentation: 'background',
-        tools: { ...profile.tools, deny: [...profile.tools.deny, 'workspace.commit'] },
+        // No reply to carry state changes either: a background run reads state, never stages a change.
+        tools: { ...profile.tools, deny: [...profile.tools.deny, 'workspace.commit', ...STATE_WRITE_TOOLS] },
         workspace: { visibleRoots: visible, writableRoots: [...BACKGROUND_WRITABLE] },
     };
 }

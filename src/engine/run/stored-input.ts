@@ -8,6 +8,8 @@ const PROMPT_PATH = 'input/prompt.json';
 const WORLD_INFO_PATH = 'input/worldinfo.json';
 /** The lorebooks in scope (the lore tools' input), when the page captured them. */
 const LORE_PATH = 'input/lore.json';
+/** The chat's state as the run froze it (issue 36), when the page captured it. */
+const STATE_PATH = 'input/state.json';
 
 /**
  * The stored input's format. 1: prompt, chat, activation, profile, skills, fix. 2: everything a run reads,
@@ -25,6 +27,7 @@ export function storedInputFiles(input: RunInput): Array<{ path: string; content
         { path: CHAT_PATH, content: JSON.stringify({ chat: input.chat, prefix: input.prefix }, null, 1) },
         { path: WORLD_INFO_PATH, content: JSON.stringify(input.worldInfo, null, 1) },
         ...(lore ? [{ path: LORE_PATH, content: JSON.stringify(lore, null, 1) }] : []),
+        ...(input.state ? [{ path: STATE_PATH, content: JSON.stringify(input.state) }] : []),
         // JSON leaves out the absent (undefined) parts.
         { path: RUN_INPUT_PATH, content: JSON.stringify(rest) },
     ];
@@ -36,7 +39,7 @@ export function storedInputFiles(input: RunInput): Array<{ path: string; content
  */
 export async function loadStoredInput(storage: RunStorage, runId: string): Promise<{ input: RunInput; format: number } | null> {
     try {
-        const [run, chat, prompt, worldInfo, lore] = await Promise.all([RUN_INPUT_PATH, CHAT_PATH, PROMPT_PATH, WORLD_INFO_PATH, LORE_PATH].map((path) => storage.getFile(runId, path)));
+        const [run, chat, prompt, worldInfo, lore, state] = await Promise.all([RUN_INPUT_PATH, CHAT_PATH, PROMPT_PATH, WORLD_INFO_PATH, LORE_PATH, STATE_PATH].map((path) => storage.getFile(runId, path)));
         if (!run || !chat || !prompt || !worldInfo) return null;
         const { format, ...rest } = JSON.parse(run.content) as { format?: unknown };
         const parsed = RunInputSchema.safeParse({
@@ -46,6 +49,7 @@ export async function loadStoredInput(storage: RunStorage, runId: string): Promi
             prompt: JSON.parse(prompt.content),
             worldInfo: JSON.parse(worldInfo.content),
             ...(lore ? { lore: JSON.parse(lore.content) } : {}),
+            ...(state ? { state: JSON.parse(state.content) } : {}),
         });
         return parsed.success ? { input: parsed.data, format: typeof format === 'number' ? format : 1 } : null;
     } catch {

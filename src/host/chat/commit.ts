@@ -8,6 +8,8 @@ import { MEMORY_MAX_BYTES, memoryBytes, type MemoryPayload } from '../../contrac
 import { t } from '../../i18n/t';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { loadReplyPipeline, type ReplyPipeline } from './reply-pipeline';
+import type { StateWrite } from '../../contract/state';
+import { applyStateWrites, stripBlock, withMvuBlock } from '../state/write-state';
 
 export interface CommitTarget {
     runId: string;
@@ -30,6 +32,8 @@ export interface CommitTarget {
      * that memory along (so a fix that never finishes leaves persist/ as the chat had it).
      */
     fixing?: { previousRunId: string; memory?: MemoryPayload } | null;
+    /** The MVU update block the run's last commit appended (issue 36): a later one replaces it. */
+    stateBlock?: string | null;
 }
 
 /** Keeps the current swipe's stored text in step with the message, as SillyTavern's own edits do. */
@@ -115,7 +119,9 @@ async function commitFirst(target: CommitTarget, request: CommitRequest, text: s
     if (!text.trim()) return fail('workspace.empty_artifact', EMPTY_AFTER_CLEAN_UP);
     const context = stContext();
     const chat = context.chat;
-    const saving = context.saveReply({ type: target.generationType === 'swipe' ? 'swipe' : 'normal', getMessage: text, reasoning });
+    // MVU's update block goes in with the reply, so MVU's own MESSAGE_RECEIVED pass applies it.
+    const withState = withMvuBlock(text, request.state, null);
+    const saving = context.saveReply({ type: target.generationType === 'swipe' ? 'swipe' : 'normal', getMessage: withState.text, reasoning });
     // saveReply pushes the new message (or the new swipe) before its first await: that object is the run's
     // message from here on. Marked now, so MESSAGE_RECEIVED listeners and any save already see the marker.
     const message = chat[chat.length - 1]!;
@@ -130,6 +136,8 @@ async function commitFirst(target: CommitTarget, request: CommitRequest, text: s
     }
     syncSwipe(message);
     target.messageId = index;
+    target.stateBlock = withState.block;
+    if (request.state?.length) await applyStateWrites(message, index, request.state);
     target.committedText = message.mes;
     await context.saveChat();
     return ok({ messageId: index });
@@ -147,9 +155,13 @@ async function commitAgain(target: CommitTarget, request: CommitRequest, pipelin
         return fail('workspace.commit_conflict', 'The user edited this reply in the chat after your last commit.', message.mes);
     }
     const addition = pipeline.cleanUp(request.text);
-    const next = request.mode === 'append' ? joinAppended(message.mes, addition) : pipeline.trim(addition);
+    // The block an earlier commit appended is the run's own: it is replaced, never kept under appended text.
+    const current = target.stateBlock ? stripBlock(message.mes, target.stateBlock) : message.mes;
+    const next = request.mode === 'append' ? joinAppended(current, addition) : pipeline.trim(addition);
     if (!next.trim()) return fail('workspace.empty_artifact', EMPTY_AFTER_CLEAN_UP);
-    message.mes = next;
+    const withState = withMvuBlock(next, request.state, null);
+    message.mes = withState.text;
+    target.stateBlock = withState.block;
     if (reasoning) (message.extra ??= {}).reasoning = reasoning;
     if (target.fixing) {
         // The fixed reply is now this run's: its marker (and the memory it carried, until this run attaches its own).
@@ -164,9 +176,51 @@ async function commitAgain(target: CommitTarget, request: CommitRequest, pipelin
     if (events.MESSAGE_UPDATED) await context.eventSource.emit(events.MESSAGE_UPDATED, index);
     syncSwipe(message);
     target.messageId = index;
+    if (request.state?.length) await applyStateWrites(message, index, request.state);
     target.committedText = message.mes;
     await context.saveChat();
     return ok({ messageId: index });
+}
+
+/**
+ * State staged after the run's last commit (issue 36), written when the run finishes: into its own message
+ * (found by marker), with a new MVU block in place of the one its last commit appended.
+ */
+export async function writeRunState(target: CommitTarget, runId: string, writes: StateWrite[]): Promise<Result<{ messageId: number }>> {
+    if (target.closed) return fail('host.commit_failed', 'The run was stopped; nothing more is written to the chat.');
+    const same = checkSameChat(target, 'The chat was closed before the state changes were written.', 'Another chat is open: the state changes were not written into it.');
+    if (!same.ok) return same;
+    const index = locateRunMessage(target, runId);
+    if (index === null) return fail('host.commit_failed', 'The message this run wrote was deleted or replaced; its state changes were not written.');
+    try {
+        const message = stContext().chat[index]!;
+        target.stateBlock = await rewriteState(message, index, writes, target.stateBlock ?? null);
+        target.committedText = message.mes;
+        await stContext().saveChat();
+        return ok({ messageId: index });
+    } catch (error) {
+        return fail('host.commit_failed', 'SillyTavern could not save the state changes.', error instanceof Error ? error.message : String(error));
+    }
+}
+
+/**
+ * Writes state into a message already in the chat: its MVU block (the `previous` one replaced) as SillyTavern's
+ * own edit does (MESSAGE_EDITED, re-render, MESSAGE_UPDATED), then every scope. Returns the block now there.
+ */
+export async function rewriteState(message: ChatMessage, index: number, writes: readonly StateWrite[], previous: string | null): Promise<string | null> {
+    const context = stContext();
+    const withState = withMvuBlock(message.mes, writes, previous);
+    if (withState.text !== message.mes) {
+        message.mes = withState.text;
+        syncSwipe(message);
+        const events = context.eventTypes;
+        if (events.MESSAGE_EDITED) await context.eventSource.emit(events.MESSAGE_EDITED, index);
+        context.updateMessageBlock(index, message);
+        if (events.MESSAGE_UPDATED) await context.eventSource.emit(events.MESSAGE_UPDATED, index);
+        syncSwipe(message);
+    }
+    await applyStateWrites(message, index, writes);
+    return withState.block;
 }
 
 /** `append` continues the message as a new paragraph. */

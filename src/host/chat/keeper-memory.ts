@@ -6,6 +6,8 @@ import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { writeKeeperMemory } from '../sillytavern/message-marker';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { toasts } from '../sillytavern/toasts';
+import type { StateWrite } from '../../contract/state';
+import { rewriteState } from './commit';
 
 /**
  * The reply a keeper works after (issue 34): that message of that chat, on the swipe it showed when it landed.
@@ -71,5 +73,22 @@ export async function attachKeeperMemory(bound: BoundReply, runId: string, memor
         return ok({ stored: true, bytes });
     } catch (error) {
         return fail('host.commit_failed', 'SillyTavern could not save the memory.', error instanceof Error ? error.message : String(error));
+    }
+}
+
+/**
+ * A keeper's staged state (issue 36) into the reply it follows, then one chat save; dropped when that reply is
+ * gone, as its memory is.
+ */
+export async function writeKeeperState(bound: BoundReply, writes: StateWrite[]): Promise<Result<{ messageId: number }>> {
+    const index = locateBoundReply(bound);
+    if (index === null) return fail('pipeline.reply_gone', 'The reply this keeper worked after was deleted or swiped away, or another chat is open: its state changes were dropped.');
+    const context = stContext();
+    try {
+        await rewriteState(context.chat[index]!, index, writes, null);
+        await context.saveChat();
+        return ok({ messageId: index });
+    } catch (error) {
+        return fail('host.commit_failed', 'SillyTavern could not save the state changes.', error instanceof Error ? error.message : String(error));
     }
 }

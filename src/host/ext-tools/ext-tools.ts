@@ -77,18 +77,22 @@ export function dropExtToolApprovals(runId: string): void {
     for (const entry of [...pending.values()]) if (entry.approval.runId === runId) entry.decide(false);
 }
 
-function askUser(request: ExtToolCallRequest): Promise<boolean> {
+/**
+ * Asks the user to Approve or Deny one call in the timeline: an extension tool's, or a change of global
+ * variables (issue 36). Resolves false when they deny, or when the run ends first.
+ */
+export function askApproval(runId: string, name: string, args: unknown): Promise<boolean> {
     approvalCount += 1;
     const id = `approval-${approvalCount}`;
     let argsText: string;
     try {
-        argsText = JSON.stringify(request.args ?? {}, null, 1);
+        argsText = JSON.stringify(args ?? {}, null, 1);
     } catch {
-        argsText = String(request.args);
+        argsText = String(args);
     }
     return new Promise((resolve) => {
         pending.set(id, {
-            approval: { id, runId: request.runId, name: `ext.${request.name}`, argsText },
+            approval: { id, runId, name, argsText },
             decide(approved) {
                 if (!pending.delete(id)) return;
                 notifyApprovals();
@@ -125,7 +129,7 @@ export async function callExtTool(request: ExtToolCallRequest, timeoutMs = EXT_T
     const manager = toolManager();
     const registered = manager?.tools.some((tool) => tool.toFunctionOpenAI().function.name === request.name);
     if (!manager || !registered) return { ok: false, code: 'tool.not_allowed', message: `The tool "${request.name}" is no longer registered.` };
-    if (request.ask && !(await askUser(request))) {
+    if (request.ask && !(await askApproval(request.runId, `ext.${request.name}`, request.args))) {
         return { ok: false, code: 'tool.denied_by_user', message: `The user denied this call of ext.${request.name}.` };
     }
     try {

@@ -10,6 +10,7 @@ import type { LoadedLore } from '../lore/lore-capture';
 import { captureRunLore } from '../lore/run-lore';
 import { runSkillSet } from '../skills/run-skills';
 import { createTextPromptCapture } from '../model/text-completion/text-prompt-capture';
+import { captureState } from '../state/capture-state';
 
 interface PromptMessage {
     role?: string;
@@ -114,6 +115,8 @@ export async function captureRunInput(
     const openai = await importOpenAiModule();
     const activation = worldInfo.result();
     const lore = await captureRunLore(loadedLore, activation.entries);
+    // The state as it stood before the reply: on the shown swipes of the messages the run may read.
+    const state = captureState(visible, loadedLore);
     return {
         runId,
         generationType: type,
@@ -130,5 +133,6 @@ export async function captureRunInput(
         skillPool: skills.skillPool,
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
+        state,
     };
 }

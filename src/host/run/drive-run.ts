@@ -39,6 +39,8 @@ export interface RunStart {
     commit: HostBridge['commit'];
     /** Where its memory goes (a keeper's: into the reply it follows); into the message it committed when absent. */
     attachMemory?: NonNullable<HostBridge['attachMemory']>;
+    /** Where its state changes go when not with a commit (a keeper's: into the reply it follows); its own message when absent. */
+    writeState?: NonNullable<HostBridge['writeState']>;
     /** Runs it in the worker, with the bridge back to the page. */
     run(bridge: HostBridge): Promise<Result<RunOutcome>>;
 }

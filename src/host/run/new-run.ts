@@ -4,7 +4,7 @@ import type { GenerationType, RunOutcome, RunPhase, RunRequest } from '../../con
 import { fail } from '../../contract/result';
 import type { RunObserver } from '../../contract/run-observer';
 import { commitToChat, type CommitTarget } from '../chat/commit';
-import { attachKeeperMemory, locateBoundReply, type BoundReply } from '../chat/keeper-memory';
+import { attachKeeperMemory, writeKeeperState, locateBoundReply, type BoundReply } from '../chat/keeper-memory';
 import type { FixTarget } from '../chat/fix-target';
 import { registeredExtTools } from '../ext-tools/ext-tools';
 import { HostError } from '../host-error';
@@ -131,7 +131,8 @@ async function startNewRun(runId: string, options: LaunchOptions, target: Commit
     // A keeper's memory goes into the reply it follows, and nowhere else.
     const bound = options.follows;
     const attachMemory: RunStart['attachMemory'] = bound ? ({ runId: id, memory }) => attachKeeperMemory(bound, id, memory) : undefined;
-    return { route, commit, ...(attachMemory ? { attachMemory } : {}), run: (bridge) => engine.startRun(input, bridge) };
+    const keeperState: RunStart['writeState'] = bound ? ({ writes }) => writeKeeperState(bound, writes) : undefined;
+    return { route, commit, ...(attachMemory ? { attachMemory } : {}), ...(keeperState ? { writeState: keeperState } : {}), run: (bridge) => engine.startRun(input, bridge) };
 }
 
 /** A run's place in its turn (issue 34): its phase, the brief it reads, the turn it belongs to. */

@@ -1,8 +1,8 @@
 import type { RunObserver } from '../../contract/run-observer';
 import { lastEventOf } from '../../contract/events';
 import type { HostBridge } from '../../contract/wire';
-import { attachMemoryToChat, type CommitTarget } from '../chat/commit';
-import { callExtTool } from '../ext-tools/ext-tools';
+import { attachMemoryToChat, writeRunState, type CommitTarget } from '../chat/commit';
+import { askApproval, callExtTool } from '../ext-tools/ext-tools';
 import { createModelRequests } from '../model/model-requests';
 import type { RunStart } from './drive-run';
 import { publishRunEvents } from './run-events';
@@ -12,13 +12,15 @@ import { publishRunEvents } from './run-events';
  * the run's route, streamed deltas to the panel, the chat through `commit`, extension tools, and the run's
  * events to the panel and to API subscribers.
  */
-export function runBridge(target: CommitTarget, start: Pick<RunStart, 'route' | 'commit' | 'attachMemory'>, signal: AbortSignal, observer: RunObserver, onState: (to: string) => void): HostBridge {
+export function runBridge(target: CommitTarget, start: Pick<RunStart, 'route' | 'commit' | 'attachMemory' | 'writeState'>, signal: AbortSignal, observer: RunObserver, onState: (to: string) => void): HostBridge {
     const models = createModelRequests(start.route, signal, (delta) => observer.onModelDelta?.(delta));
     return {
         requestModel: models.requestModel,
         abortModelRequest: models.abortModelRequest,
         commit: start.commit,
         attachMemory: start.attachMemory ?? (({ runId: id, memory }) => attachMemoryToChat(target, id, memory)),
+        writeState: start.writeState ?? (({ runId: id, writes }) => writeRunState(target, id, writes)),
+        askApproval: ({ runId: id, name, args }) => (target.closed ? Promise.resolve(false) : askApproval(id, name, args)),
         callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
         onEvents: (events) => {
             const last = lastEventOf(events, 'run-state');

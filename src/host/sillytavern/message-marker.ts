@@ -34,7 +34,7 @@ export interface MarkerHolder {
     extra?: Record<string, unknown>;
 }
 
-type RawMarker = { runId?: unknown; memory?: unknown; memoryRunId?: unknown; brief?: unknown };
+type RawMarker = { runId?: unknown; memory?: unknown; memoryRunId?: unknown; brief?: unknown; state?: unknown };
 
 function rawMarker(holder: MarkerHolder | undefined): RawMarker | null {
     const marker = holder?.extra?.[MESSAGE_MARKER_KEY];
@@ -86,10 +86,41 @@ function putMarker(message: ChatMessage, marker: Record<string, unknown>): void 
     if (info) info.extra = { ...(info.extra ?? {}), [MESSAGE_MARKER_KEY]: marker };
 }
 
-/** The parts of a marker that describe something other than the reply itself (a brief made for the message). */
+/**
+ * The parts of a marker that outlive a new marker of the reply: the brief made for the message, and the state
+ * changes it carries (issue 36; stamped with their swipe, so a copy SillyTavern carried into a new swipe is
+ * never read as that swipe's).
+ */
 function keptBrief(message: ChatMessage): Record<string, unknown> {
-    const brief = rawMarker(message)?.brief;
-    return brief === undefined ? {} : { brief };
+    const { brief, state } = rawMarker(message) ?? {};
+    return { ...(brief === undefined ? {} : { brief }), ...(state === undefined ? {} : { state }) };
+}
+
+/** The state changes (issue 36) the message carries for its shown swipe: chat variable ops; null when none. */
+export function markedChatOps(message: ChatMessage): unknown {
+    const state = rawMarker(message)?.state as { swipe?: unknown; chat?: unknown } | undefined;
+    if (!state || typeof state !== 'object' || state.swipe !== (message.swipe_id ?? 0)) return null;
+    return state.chat ?? null;
+}
+
+/** Stores the chat variable ops of the message's shown swipe, keeping the rest of its marker. */
+export function writeChatOps(message: ChatMessage, chat: Record<string, unknown>): void {
+    putMarker(message, { ...(rawMarker(message) ?? {}), state: { swipe: message.swipe_id ?? 0, chat } });
+}
+
+/** After a swipe was deleted, SillyTavern renumbered the rest: each swipe's state is stamped with its new number. */
+export function restampSwipeState(message: ChatMessage): void {
+    const swipeInfo = (message as { swipe_info?: Array<{ extra?: Record<string, unknown> }> }).swipe_info ?? [];
+    swipeInfo.forEach((info, index) => {
+        const state = rawMarker(info)?.state as { swipe?: unknown } | undefined;
+        if (state && typeof state === 'object') state.swipe = index;
+    });
+    // The shown swipe's marker is a copy of its swipe_info entry's: it follows that one.
+    const shown = rawMarker(message);
+    if (!shown) return;
+    const fromInfo = rawMarker(swipeInfo[message.swipe_id ?? 0])?.state;
+    if (fromInfo === undefined) delete shown.state;
+    else shown.state = structuredClone(fromInfo);
 }
 
 /** Marks a message as a run's reply (with the memory it carries, if any), replacing the reply's marker. */

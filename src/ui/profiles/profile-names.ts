@@ -22,6 +22,8 @@ function builtInName(id: string): string | null {
             return t`Lore keeper`;
         case 'memory-keeper':
             return t`Memory keeper`;
+        case 'state-keeper':
+            return t`State keeper`;
         default:
             return null;
     }
@@ -43,6 +45,8 @@ function builtInDescription(id: string): string | null {
             return t`Works after each reply: reads it and the lore in scope, and proposes lore changes for you to accept.`;
         case 'memory-keeper':
             return t`Works after each reply: keeps the chat's memory in persist/ up to date, one file per subject.`;
+        case 'state-keeper':
+            return t`Works after each reply: reads it and updates the chat's state (variables, MVU) to match what happened.`;
         default:
             return null;
     }

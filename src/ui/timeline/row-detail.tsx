@@ -7,6 +7,7 @@ import { commitDraftText, copyText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import type { NestedRows, RowContext } from './row-context';
 import { useRunFile, type Loaded } from './use-run-data';
+import { stateDiffText } from './state-rows';
 
 /** The opened row: everything the step recorded. All of it is text from models, tools and chats: shown, never parsed as HTML. */
 
@@ -142,7 +143,7 @@ function CommitDetail({ row, ctx }: { row: CommitRow; ctx: RowContext }) {
 }
 
 function NoteDetail({ row }: { row: NoteRow }) {
-    const text = JSON.stringify(row.payload, null, 2);
+    const text = row.eventType === 'state-change' ? stateDiffText(row.payload) : JSON.stringify(row.payload, null, 2);
     return (
         <>
             <Facts items={[[t`Time`, formatTime(row.at)], [t`Event`, <code class="tavern-agent__code">{row.eventType}</code>]]} />

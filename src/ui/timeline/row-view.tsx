@@ -4,6 +4,7 @@ import { RowDetail } from './row-detail';
 import type { FileChange, NoteRow, TimelineRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
 import { TaskBlock } from './task-view';
+import { stateChangeSummary, stateWriteSummary } from './state-rows';
 import type { NestedRows, RowContext } from './row-context';
 
 interface Face {
@@ -75,6 +76,12 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
                 ? { icon: 'fa-book', title: t`Lore proposal accepted`, detail: written ? `${written.book} #${written.uid}` : '', tone: 'ok' }
                 : { icon: 'fa-book', title: t`Lore proposal discarded`, detail: '', tone: 'info' };
         }
+        case 'state-change':
+            return { icon: 'fa-sliders', title: t`State change staged`, detail: stateChangeSummary(p), tone: 'info' };
+        case 'state-write':
+            return p.error
+                ? { icon: 'fa-triangle-exclamation', title: t`State changes not written`, detail: text('error'), tone: 'error' }
+                : { icon: 'fa-sliders', title: t`State written to the chat`, detail: stateWriteSummary(p), tone: 'ok' };
         default:
             return { icon: 'fa-circle-info', title: row.eventType ?? '', detail: firstLine(JSON.stringify(p)), tone: 'info' };
     }

@@ -20,6 +20,8 @@ const NOTE_TONES: Record<string, NoteTone> = {
     'checkpoint-restore': 'ok',
     'task-inject': 'info',
     'run-resume': 'info',
+    'state-change': 'info',
+    'state-write': 'ok',
 };
 
 export function emptySummary(runId: string): RunSummary {
