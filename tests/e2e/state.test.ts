@@ -22,6 +22,13 @@ after(async () => {
     await session?.close();
 });
 
+/** The parts of SillyTavern's context these tests read that the harness's StContext type leaves out (ST 1.19 has them). */
+interface StatePage {
+    substituteParams(text: string): string;
+    swipe: { state(): string };
+    variables: { local: { get(key: string): unknown } };
+}
+
 const finishWith = (text: string): MockTurn => calls(call('workspace_write_file', { path: 'output/main.md', content: text }), call('workspace_commit', {}), call('workspace_finish', {}));
 
 async function waitForIdle(page: Page): Promise<void> {
@@ -29,7 +36,7 @@ async function waitForIdle(page: Page): Promise<void> {
 }
 
 const getvar = async (page: Page, key: string) => slash(page, `/getvar ${key}`);
-const macro = (page: Page, text: string) => page.evaluate((t) => SillyTavern!.getContext().substituteParams(t), text);
+const macro = (page: Page, text: string) => page.evaluate((t) => (SillyTavern!.getContext() as unknown as StatePage).substituteParams(t), text);
 
 /** The result text the model was shown for the first call of `name` in the latest request that has one. */
 function shownResult(name: string): string {
@@ -61,13 +68,13 @@ test('state_set of chat /hp: committed, {{getvar}} and /getvar answer 7; a swipe
 
     await page.locator('#chat .mes').last().locator('.swipe_left').click();
     // SillyTavern's swipe animation ends after the swipe itself: the next action waits for it, as a user does.
-    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.swipe_id === 0 && SillyTavern!.getContext().swipe.state() !== 'swiping');
-    await page.waitForFunction(() => SillyTavern!.getContext().variables.local.get('hp') === 7);
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.swipe_id === 0 && (SillyTavern!.getContext() as unknown as StatePage).swipe.state() !== 'swiping');
+    await page.waitForFunction(() => (SillyTavern!.getContext() as unknown as StatePage).variables.local.get('hp') === 7);
     assert.equal(await getvar(page, 'hp'), '7', 'swiping back shows 7 again');
 
     await slash(page, '/del 1');
     await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.is_user === true);
-    await page.waitForFunction(() => SillyTavern!.getContext().variables.local.get('hp') === 10);
+    await page.waitForFunction(() => (SillyTavern!.getContext() as unknown as StatePage).variables.local.get('hp') === 10);
     assert.equal(await getvar(page, 'hp'), '10', 'deleting the reply shows the old value');
     assert.equal(await macro(page, '{{getvar::hp}}'), '10');
 });
