@@ -23,6 +23,8 @@ export function SkillScripts({ service, name, scripts }: { service: SkillsServic
         };
     }, [service, name]);
     if (!scripts.length) return null;
+    // Only JavaScript modules ever run: a skill with none has no one to name.
+    const runnable = scripts.some((script) => isRunnableScript(script.path));
     return (
         <section class="tavern-agent__skill-scripts" data-testid="skill-scripts" aria-label={t`Scripts`}>
             <h6>{t`Scripts`}</h6>
@@ -37,7 +39,7 @@ export function SkillScripts({ service, name, scripts }: { service: SkillsServic
                     </li>
                 ))}
             </ul>
-            {failure ? (
+            {!runnable ? null : failure ? (
                 <p class="tavern-agent__error">{failure}</p>
             ) : (
                 <p class="tavern-agent__skill-seen" data-testid="skill-script-runners">

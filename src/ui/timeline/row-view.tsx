@@ -130,7 +130,8 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
             return {
                 icon: STATUS_ICONS[row.status],
                 title: row.canonical ?? toolDisplayName(row.name),
-                detail: [detail, row.nestedCount > 0 && !hasTask ? `${t`nested steps:`} ${row.nestedCount}` : '', programCallsText(row)].filter(Boolean).join(' · '),
+                // A program's call count first: its result may take both lines the row shows.
+                detail: [programCallsText(row), detail, row.nestedCount > 0 && !hasTask ? `${t`nested steps:`} ${row.nestedCount}` : ''].filter(Boolean).join(' · '),
                 tone: row.status === 'error' ? 'error' : row.status === 'completed' ? 'ok' : row.status === 'stopped' ? 'info' : 'busy',
                 meta: formatDuration(row.durationMs),
                 status: callStatusLabel(row.status),
