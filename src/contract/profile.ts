@@ -37,6 +37,11 @@ export type ScriptsSetting = z.infer<typeof ScriptsSettingSchema>;
 /** The script tools and the setting each needs. */
 const SCRIPT_TOOLS: Readonly<Record<string, ScriptsSetting>> = { 'skill.run_script': 'skills', 'script.run': 'all' };
 
+/** A tool the `scripts` setting governs rather than the allow list (the profile editor gives it no box). */
+export function isScriptTool(name: string): boolean {
+    return Object.hasOwn(SCRIPT_TOOLS, name);
+}
+
 export const ProfileSchema = z
     .object({
         version: z.literal(PROFILE_VERSION),

@@ -55,6 +55,8 @@ export interface SkillsService {
     move(name: string, from: SkillScope, to: SkillScope): Promise<void>;
     /** Profile ids whose `skills.visible` / `skills.deny` let them see this skill. */
     visibleTo(name: string): Promise<string[]>;
+    /** Of those, the ids whose `scripts` setting is not 'off': the profiles that may run this skill's scripts (issue 35). */
+    scriptRunners(name: string): Promise<string[]>;
     /** Writes skills into the open character's card, or the selected preset, in TauriTavern's payload format. */
     exportToOwner(names: string[], options: { scope: SkillScope; target: 'card' | 'preset' }): Promise<void>;
     /** Embedded skills of the open character and selected preset that are not installed or changed. */

@@ -73,6 +73,8 @@ export interface SkillPreview {
     bytes: number;
     conflict: SkillConflict;
     warnings: string[];
+    /** Its files under `scripts/` with their sizes, listed by the install preview (issue 35); optional like `error`. */
+    scripts?: SkillScriptFile[];
     /** Set when the skill is refused: names the entry or field. Nothing of it is installed. */
     error?: string;
 }
@@ -91,6 +93,19 @@ export interface SkillListing {
     files: string[];
     /** Total size of the files; optional so the public API's shape stays as issue 11 gives it. */
     bytes?: number;
+    /** The files under `scripts/` with their sizes (issue 35: the manager shows them); optional like `bytes`. */
+    scripts?: SkillScriptFile[];
+}
+
+/** A file a skill carries under `scripts/`: what `skill.run_script` may load (its `.js` modules) and their data. */
+export interface SkillScriptFile {
+    path: string;
+    bytes: number;
+}
+
+/** A skill's files under `scripts/`, in the order given. */
+export function scriptFilesOf(files: ReadonlyArray<{ path: string; bytes: number }>): SkillScriptFile[] {
+    return files.filter((file) => file.path.startsWith('scripts/')).map((file) => ({ path: file.path, bytes: file.bytes }));
 }
 
 /** Input to the worker's parser: raw bytes with the name they came under (a zip, a SKILL.md, a file of a folder). */

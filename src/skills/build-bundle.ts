@@ -4,7 +4,7 @@ import { parseFrontMatter } from './front-matter';
 import { byPath, skillHash, type RawFile } from './hash';
 import { exactBytes, formatBytes, SKILL_LIMITS } from './limits';
 
-export const SCRIPTS_WARNING = 'holds scripts (stored only, never run)';
+export const SCRIPTS_WARNING = 'holds scripts (they run when a profile allows scripts)';
 export const BINARY_WARNING = 'holds binary files';
 
 export interface SkillOrigin {

@@ -117,14 +117,18 @@ test('import a zip with a preview, browse and view it, replace a changed version
     await page.click('[data-testid="skill-install"]');
     await page.locator('[data-testid="skill-result"][data-skill="lore-keeper"][data-action="installed"]').waitFor();
 
-    // Listed under Global, with its file tree; a file opens as text (markup shown literally); scripts are marked.
+    // Listed under Global, with its file tree; a file opens as text (markup shown literally); scripts are listed.
     await installed(page).waitFor();
     assert.match(await page.locator('[data-testid="skill-group"][data-scope="global"] h5').innerText(), /Global/);
     await installed(page).locator('[data-testid="skill-toggle"]').click();
     const tree = installed(page).locator('[data-testid="skill-tree"]');
     const paths = await tree.locator('[data-testid="skill-file"]').evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-path')));
     assert.deepEqual([...paths].sort(), ['SKILL.md', 'assets/dot.png', 'references/places.md', 'scripts/index.sh']);
-    assert.equal(await tree.locator('[data-testid="skill-script-badge"]').count(), 1, 'the script is marked stored only');
+    // Its scripts are listed with their sizes; a shell script is not JavaScript, so it is said never to run.
+    const scripts = installed(page).locator('[data-testid="skill-scripts"]');
+    assert.deepEqual(await scripts.locator('[data-testid="skill-script"]').evaluateAll((items) => items.map((item) => item.getAttribute('data-path'))), ['scripts/index.sh']);
+    assert.match(await scripts.locator('[data-testid="skill-script"]').innerText(), /scripts\/index\.sh\s+27 B · not JavaScript: never run/);
+    assert.equal(await scripts.locator('[data-testid="skill-script-runners"]').count(), 0, 'no profile is named for a script that never runs');
     await tree.locator('[data-testid="skill-file"][data-path="assets/dot.png"]').click();
     assert.match(await installed(page).locator('[data-testid="skill-file-binary"]').innerText(), /binary, 12 bytes/);
     assert.equal(await openFile(page, 'references/places.md'), PLACES_V1);

@@ -4,11 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JournalEvent } from '../../src/contract/events';
-import type { SkillListing, SkillPreview } from '../../src/contract/skills';
+import { scriptFilesOf, type SkillListing, type SkillPreview } from '../../src/contract/skills';
 import type { SkillsService } from '../../src/contract/skills-service';
 import { buildTree } from '../../src/ui/skills/file-tree';
 import { planState, runImport, type ImportUnit } from '../../src/ui/skills/import-plan';
-import { groupByScope, scopeLabel, targetScopes } from '../../src/ui/skills/skill-scope';
+import { groupByScope, isRunnableScript, scopeLabel, targetScopes } from '../../src/ui/skills/skill-scope';
 import { TimelineModel } from '../../src/ui/timeline/timeline-model';
 
 const listing = (name: string, scope: SkillListing['scope']): SkillListing => ({ name, description: name, scope, files: ['SKILL.md'] });
@@ -79,4 +79,20 @@ test('the run summary carries the skill set journaled at its start', () => {
     model.apply([event]);
     assert.deepEqual(model.summary.skills, skills);
     assert.equal(model.rows.length, 0, 'shown in the header, not as a row');
+});
+
+test("a skill's scripts are its files under scripts/; only JavaScript modules are ever run", () => {
+    const files = [
+        { path: 'SKILL.md', bytes: 90 },
+        { path: 'scripts/roll.js', bytes: 40 },
+        { path: 'scripts/lib/table.js', bytes: 12 },
+        { path: 'scripts/build.sh', bytes: 7 },
+        { path: 'references/scripts/note.md', bytes: 3 },
+    ];
+    assert.deepEqual(scriptFilesOf(files), [
+        { path: 'scripts/roll.js', bytes: 40 },
+        { path: 'scripts/lib/table.js', bytes: 12 },
+        { path: 'scripts/build.sh', bytes: 7 },
+    ]);
+    assert.deepEqual(scriptFilesOf(files).filter((file) => isRunnableScript(file.path)).map((file) => file.path), ['scripts/roll.js', 'scripts/lib/table.js']);
 });

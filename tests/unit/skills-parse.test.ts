@@ -105,7 +105,7 @@ describe('sources', () => {
             ['references/places.md', 'utf8'],
             ['scripts/build.sh', 'utf8'],
         ]);
-        assert.deepEqual(skill.warnings, ['holds scripts (stored only, never run)', 'holds binary files']);
+        assert.deepEqual(skill.warnings, ['holds scripts (they run when a profile allows scripts)', 'holds binary files']);
     });
 
     it('gives the same hash to the same files from a zip and from a folder', async () => {

@@ -19,12 +19,13 @@ function skillText(name: string, body = `How to ${name}.`, description = `Use ${
 }
 
 function bundleOf(text: string): ParsedSkill {
-    const { name, description, body } = JSON.parse(text) as { name: string; description: string; body: string };
+    const { name, description, body, scripts = {} } = JSON.parse(text) as { name: string; description: string; body: string; scripts?: Record<string, string> };
     if (name.includes('..')) return { name, bundle: null, warnings: [], error: `${name}: entry "../x" leaves the skill folder` };
     const content = `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
-    const hash = createHash('sha256').update(content).digest('hex');
-    const file: SkillFile = { path: 'SKILL.md', encoding: 'utf8', content, bytes: Buffer.byteLength(content) };
-    return { name, bundle: { v: 1, name, description, hash, frontMatter: { name, description }, files: [file] }, warnings: [] };
+    const hash = createHash('sha256').update(text).digest('hex');
+    const textFile = (path: string, content: string): SkillFile => ({ path, encoding: 'utf8', content, bytes: Buffer.byteLength(content) });
+    const files = [textFile('SKILL.md', content), ...Object.entries(scripts).map(([path, source]) => textFile(path, source))];
+    return { name, bundle: { v: 1, name, description, hash, frontMatter: { name, description }, files }, warnings: [] };
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
@@ -134,9 +135,9 @@ beforeEach(() => {
         index,
         owners,
         profiles: async () => [
-            { id: 'writer', visible: ['*'], deny: [] },
-            { id: 'careful', visible: ['*'], deny: ['lore'] },
-            { id: 'narrow', visible: ['style'], deny: [] },
+            { id: 'writer', visible: ['*'], deny: [], scripts: 'all' },
+            { id: 'careful', visible: ['*'], deny: ['lore'], scripts: 'skills' },
+            { id: 'narrow', visible: ['style'], deny: [], scripts: 'off' },
         ],
         hashPayload: async (payload) => createHash('sha256').update(canonicalJson(payload)).digest('hex'),
         now: () => 1000,
@@ -279,6 +280,28 @@ describe('delete, move, export, visibility', () => {
         await service.import(file(skillText('mine')), { scope: { profile: 'careful' } });
         assert.deepEqual(await service.visibleTo('mine'), ['careful']);
         assert.deepEqual(await service.visibleTo('none'), []);
+    });
+
+    it('the preview and the listing name the files a skill carries under scripts/, with their sizes', async () => {
+        const withScripts = JSON.stringify({ name: 'loot', description: 'Loot.', body: 'Roll.', scripts: { 'scripts/roll.js': 'export default () => 4;', 'scripts/lib/table.js': 'export const t = [];' } });
+        const [preview] = await service.preview(file(withScripts), { scope: 'global' });
+        assert.deepEqual(preview!.scripts, [
+            { path: 'scripts/roll.js', bytes: 23 },
+            { path: 'scripts/lib/table.js', bytes: 20 },
+        ]);
+        await service.import(file(withScripts, skillText('plain')), { scope: 'global' });
+        const listed = await service.list();
+        assert.deepEqual(listed.find((skill) => skill.name === 'loot')?.scripts, preview!.scripts);
+        assert.deepEqual(listed.find((skill) => skill.name === 'plain')?.scripts, []);
+    });
+
+    it("scriptRunners names the profiles that see the skill and whose scripts setting is not 'off'", async () => {
+        await service.import(file(skillText('lore'), skillText('style')), { scope: 'global' });
+        assert.deepEqual(await service.scriptRunners('style'), ['writer', 'careful'], "narrow sees it, but runs no scripts");
+        assert.deepEqual(await service.scriptRunners('lore'), ['writer'], 'careful runs scripts, but lore is denied to it');
+        await service.import(file(skillText('mine')), { scope: { profile: 'narrow' } });
+        assert.deepEqual(await service.scriptRunners('mine'), [], "only narrow's runs see it, and it runs none");
+        assert.deepEqual(await service.scriptRunners('none'), []);
     });
 });
 

@@ -19,7 +19,7 @@ export const hostSkills = createSkillsService({
     async profiles() {
         const engine = await getEngine();
         const listings = await engine.listProfiles(storedProfiles());
-        return listings.flatMap((listing) => (listing.profile ? [{ id: listing.id, visible: listing.profile.skills.visible, deny: listing.profile.skills.deny }] : []));
+        return listings.flatMap((listing) => (listing.profile ? [{ id: listing.id, visible: listing.profile.skills.visible, deny: listing.profile.skills.deny, scripts: listing.profile.scripts }] : []));
     },
     hashPayload: payloadHash,
     now: () => Date.now(),

@@ -1,4 +1,4 @@
-import type { SkillPreview } from '../../contract/skills';
+import type { SkillPreview, SkillScriptFile } from '../../contract/skills';
 import type { EmbeddedSkillOffer } from '../../contract/skills-service';
 import { t } from '../../i18n/t';
 import { confirmContent, popupElement } from '../sillytavern/popup';
@@ -18,6 +18,20 @@ function conflictLabel(skill: SkillPreview): string {
     return t`new`;
 }
 
+/** The skill's scripts by path and size: what the user agrees to let run where a profile allows scripts. */
+function scriptList(scripts: readonly SkillScriptFile[]): HTMLElement {
+    const box = popupElement('div', 'tavern-agent-skill-offer__scripts');
+    box.append(popupElement('span', 'tavern-agent-skill-offer__scripts-label', t`Scripts:`));
+    const list = popupElement('ul', 'tavern-agent-skill-offer__script-list');
+    for (const script of scripts) {
+        const item = popupElement('li', 'tavern-agent-skill-offer__script', `${script.path} · ${size(script.bytes)}`);
+        item.dataset.path = script.path;
+        list.append(item);
+    }
+    box.append(list);
+    return box;
+}
+
 function skillItem(skill: SkillPreview): HTMLLIElement {
     const item = popupElement('li', 'tavern-agent-skill-offer__skill');
     item.dataset.skill = skill.name;
@@ -27,6 +41,7 @@ function skillItem(skill: SkillPreview): HTMLLIElement {
     item.append(head);
     if (skill.description) item.append(popupElement('div', 'tavern-agent-skill-offer__description', skill.description));
     item.append(popupElement('div', 'tavern-agent-skill-offer__meta', `${skill.files} ${t`files`} · ${size(skill.bytes)}`));
+    if (skill.scripts?.length) item.append(scriptList(skill.scripts));
     for (const warning of skill.warnings) item.append(popupElement('div', 'tavern-agent-skill-offer__warning', `⚠ ${warning}`));
     if (skill.error) item.append(popupElement('div', 'tavern-agent-skill-offer__error', `${t`Refused:`} ${skill.error}`));
     return item;
@@ -43,7 +58,7 @@ export async function askToInstall(offer: EmbeddedSkillOffer): Promise<boolean> 
     const list = popupElement('ul', 'tavern-agent-skill-offer__list');
     list.append(...offer.skills.map(skillItem));
     root.append(list);
-    root.append(popupElement('small', 'tavern-agent-skill-offer__note', t`Skills are text the agent may read. Scripts in them are stored, never run.`));
+    root.append(popupElement('small', 'tavern-agent-skill-offer__note', t`Skills are text the agent may read. Their scripts run in a sandbox (no network, 30 s at most) when the agent's profile allows scripts; switch them off per profile with its Scripts setting.`));
     // Skill names and descriptions come from cards: every element above holds them as text, never HTML.
     return confirmContent(root, { okButton: t`Install`, cancelButton: t`Not now`, wider: true, leftAlign: true, allowVerticalScrolling: true });
 }

@@ -1,5 +1,5 @@
 import type { ParsedSkill, SkillBundle, SkillConflict, SkillIndexEntry, SkillPreview, SkillScope } from '../../contract/skills';
-import { scopeKey } from '../../contract/skills';
+import { scopeKey, scriptFilesOf } from '../../contract/skills';
 
 /** A parsed skill judged against the installed skill of its name in the target scope. */
 export interface JudgedSkill {
@@ -40,6 +40,7 @@ export function judgeSkills(parsed: readonly ParsedSkill[], index: readonly Skil
             bytes: bytesOf(bundle),
             conflict: conflictOf(index, scope, bundle),
             warnings: [...skill.warnings],
+            scripts: scriptFilesOf(bundle.files),
         };
         if (seen.has(bundle.name)) {
             return { bundle: null, preview: { ...preview, error: `Another skill in this import is also named "${bundle.name}"; skills are never renamed, so only the first is used.` } };

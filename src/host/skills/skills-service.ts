@@ -1,7 +1,8 @@
 import type { ParsedSkill, RunSkill, SkillImportResult, SkillIndexEntry, SkillListing, SkillScope } from '../../contract/skills';
-import { SCOPE_ORDER, SkillScopeSchema, scopeKey, scopeKind } from '../../contract/skills';
+import { SCOPE_ORDER, SkillScopeSchema, scopeKey, scopeKind, scriptFilesOf } from '../../contract/skills';
 import type { EmbeddedSkillOffer, SkillConflictChoice, SkillFilesInput, SkillsService } from '../../contract/skills-service';
 import { resolveSkills, skillPool, skillVisible, type ResolvedSkills, type SkillChatContext, type SkillRunContext, type SkillVisibilityRules } from '../../contract/skills-resolve';
+import type { ScriptsSetting } from '../../contract/profile';
 import type { EmbeddedOwners } from './embedded-owners';
 import { installedIn, judgeSkills, type JudgedSkill } from './skill-previews';
 import { toSkillSources } from './skill-sources';
@@ -9,6 +10,8 @@ import { createSkillStore, type InstallRequest, type SkillStoreDeps } from './sk
 
 export interface ProfileSkillRules extends SkillVisibilityRules {
     id: string;
+    /** The profile's `scripts` setting: any but 'off' lets it run the scripts of the skills it sees. */
+    scripts: ScriptsSetting;
 }
 
 export interface SkillsServiceDeps extends SkillStoreDeps {
@@ -118,6 +121,14 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
         return parsed.value;
     }
 
+    /** Profiles whose visible/deny let them see the skill, in a scope they are run in (another profile's scope is not). */
+    async function profilesSeeing(name: string): Promise<ProfileSkillRules[]> {
+        const entries = store.entries().filter((entry) => entry.name === name);
+        if (!entries.length) return [];
+        const profiles = await deps.profiles();
+        return profiles.filter((profile) => skillVisible(name, profile) && entries.some((entry) => entry.scope === 'global' || !('profile' in entry.scope) || entry.scope.profile === profile.id));
+    }
+
     async function rememberPayload(hash: string): Promise<void> {
         await store.update((state) => (state.declined.includes(hash) ? state : { ...state, declined: [...state.declined, hash].slice(-MAX_DECLINED) }));
     }
@@ -133,6 +144,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
                 scope: entry.scope,
                 files: entry.files.map((f) => f.path),
                 bytes: entry.files.reduce((sum, f) => sum + f.bytes, 0),
+                scripts: scriptFilesOf(entry.files),
             }));
         },
 
@@ -191,12 +203,11 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
         },
 
         async visibleTo(name) {
-            const entries = store.entries().filter((entry) => entry.name === name);
-            if (!entries.length) return [];
-            const profiles = await deps.profiles();
-            return profiles
-                .filter((profile) => skillVisible(name, profile) && entries.some((entry) => entry.scope === 'global' || !('profile' in entry.scope) || entry.scope.profile === profile.id))
-                .map((profile) => profile.id);
+            return (await profilesSeeing(name)).map((profile) => profile.id);
+        },
+
+        async scriptRunners(name) {
+            return (await profilesSeeing(name)).filter((profile) => profile.scripts !== 'off').map((profile) => profile.id);
         },
 
         async exportToOwner(names, options) {

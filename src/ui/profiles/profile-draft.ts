@@ -108,6 +108,7 @@ const FIELD_PATHS = [
     'brief.depth',
     'brief.role',
     'brief.replanOnSwipe',
+    'scripts',
 ] as const;
 
 function belongsTo(error: FieldError, path: string): boolean {

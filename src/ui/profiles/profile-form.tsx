@@ -1,4 +1,4 @@
-import type { Profile } from '../../contract/profile';
+import { isScriptTool, type Profile } from '../../contract/profile';
 import type { FieldError } from '../../contract/profile-migrations';
 import type { ToolInfo } from '../../contract/wire';
 import { VISIBLE_ROOTS } from '../../contract/workspace-roots';
@@ -13,6 +13,7 @@ import { ProtocolNote } from './protocol-note';
 import { useState } from 'preact/hooks';
 import { ExtToolFields } from './ext-tool-fields';
 import { BriefFields } from './brief-fields';
+import { ScriptsField } from './scripts-field';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -135,11 +136,13 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
 
             <CapabilityMatrix
                 patterns={patterns}
-                tools={tools}
+                // The script tools follow the Scripts setting below, never the allow list: no box for them.
+                tools={tools.filter((tool) => !isScriptTool(tool.name))}
                 errors={errors}
                 onPatterns={(next) => editLists({ toolsAllow: next.allow.join(', '), toolsDeny: next.deny.join(', ') })}
             />
             <ExtToolFields profile={profile} edit={edit} />
+            <ScriptsField profile={profile} errors={at('scripts')} edit={edit} />
             <div class="tavern-agent__field-row">
                 <NumberField path="tools.maxRounds" label={t`Max rounds`} hint={t`Model turns per run.`} value={profile.tools.maxRounds} errors={at('tools.maxRounds')} onValue={(v) => edit((p) => void (p.tools.maxRounds = v))} />
                 <NumberField path="tools.maxCallsPerRun" label={t`Max tool calls per run`} value={profile.tools.maxCallsPerRun} errors={at('tools.maxCallsPerRun')} onValue={(v) => edit((p) => void (p.tools.maxCallsPerRun = v))} />

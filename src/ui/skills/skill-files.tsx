@@ -7,14 +7,6 @@ import { errorText, formatBytes, isScript } from './skill-scope';
 
 type Loaded = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; file: SkillFileView };
 
-function ScriptBadge() {
-    return (
-        <span class="tavern-agent__badge tavern-agent__badge--warning" data-testid="skill-script-badge">
-            {t`stored only, never run`}
-        </span>
-    );
-}
-
 /** One file's content: text as text (never HTML), anything else as its size only. */
 function FileViewer({ service, name, scope, path, revision }: { service: SkillsService; name: string; scope: SkillScope; path: string; revision: unknown }) {
     const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
@@ -36,7 +28,6 @@ function FileViewer({ service, name, scope, path, revision }: { service: SkillsS
             <div class="tavern-agent__skill-viewer-head">
                 <span class="tavern-agent__mono">{path}</span>
                 {loaded.state === 'ready' ? <span class="tavern-agent__muted">{formatBytes(loaded.file.bytes)}</span> : null}
-                {isScript(path) ? <ScriptBadge /> : null}
             </div>
             {loaded.state === 'loading' ? <p class="tavern-agent__muted">{t`Loading…`}</p> : null}
             {loaded.state === 'error' ? <p class="tavern-agent__error" role="alert">{loaded.message}</p> : null}
@@ -71,8 +62,7 @@ function Folder({ folder, open, onOpen }: { folder: TreeFolder; open: string | n
                         <span class={`fa-solid ${isScript(path) ? 'fa-scroll' : 'fa-file-lines'} fa-fw`} aria-hidden="true" />
                         <span class="tavern-agent__mono">{baseName(path)}</span>
                     </button>
-                    {isScript(path) ? <ScriptBadge /> : null}
-                </li>
+                    </li>
             ))}
             {folder.folders.map((child) => (
                 <li class="tavern-agent__skill-folder">

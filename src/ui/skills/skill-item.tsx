@@ -5,6 +5,7 @@ import { t } from '../../i18n/t';
 import { downloadBlob } from '../profiles/download';
 import { services } from '../services';
 import { SkillFiles } from './skill-files';
+import { SkillScripts } from './skill-scripts';
 import { errorText, fileCount, formatBytes, scopeFromKey, scopeLabel, skillKey, targetLabel } from './skill-scope';
 
 interface SkillItemProps {
@@ -137,6 +138,7 @@ export function SkillItem(props: SkillItemProps) {
             {open ? (
                 <div class="tavern-agent__skill-body" data-testid="skill-body">
                     <SeenBy service={service} name={skill.name} />
+                    {skill.scripts?.length ? <SkillScripts service={service} name={skill.name} scripts={skill.scripts} /> : null}
                     <SkillFiles service={service} name={skill.name} scope={skill.scope} files={skill.files} />
                     <div class="tavern-agent__toolbar">
                         <button type="button" class="menu_button tavern-agent__button" data-testid="skill-export" onClick={() => void exportZip()}>

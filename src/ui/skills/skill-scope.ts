@@ -75,9 +75,14 @@ export function formatBytes(bytes: number): string {
     return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** Files a skill stores but never runs: anything under `scripts/`. */
+/** A skill's scripts: anything under `scripts/` (SKILL-SCRIPTS.md). */
 export function isScript(path: string): boolean {
     return path.startsWith('scripts/');
+}
+
+/** Of those, what the sandbox loads: JavaScript modules (`skill.run_script` runs `scripts/<name>.js`). */
+export function isRunnableScript(path: string): boolean {
+    return isScript(path) && path.endsWith('.js');
 }
 
 export function errorText(error: unknown): string {

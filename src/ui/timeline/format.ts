@@ -164,5 +164,5 @@ export function checkpointKindLabel(kind: string): string {
  */
 export function toolDisplayName(name: string): string {
     if (name.includes('.')) return name;
-    return name.replace(/^(chat|worldinfo|skill|dice|workspace|agent|task)_/, '$1.');
+    return name.replace(/^(chat|worldinfo|skill|script|dice|workspace|agent|task)_/, '$1.');
 }

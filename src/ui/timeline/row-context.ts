@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import type { TimelineRow } from './rows';
 import type { TimelineModel } from './timeline-model';
 
 /**
@@ -14,7 +15,8 @@ export interface RowContext {
 }
 
 /**
- * A nested timeline's rows (a sub-agent's steps) as list items, drawn by the row view itself. RowView hands
- * it to the detail and task views it draws, so they need not import RowView back (an import cycle).
+ * Rows nested in a row as list items, drawn by the row view itself: a sub-agent's steps (its nested timeline's
+ * rows), or the calls a program made (in the run's own timeline). RowView hands it to the detail and task
+ * views it draws, so they need not import RowView back (an import cycle).
  */
-export type NestedRows = (nested: TimelineModel) => ComponentChildren;
+export type NestedRows = (rows: readonly TimelineRow[], model: TimelineModel) => ComponentChildren;

@@ -1,51 +1,17 @@
 import { IMPORTED_CHAT_KEY } from '../../contract/archive';
-import type { ComponentChildren } from 'preact';
 import { t } from '../../i18n/t';
+import { Block, CopyButton, Facts } from './detail-parts';
 import { DiffView } from './diff-view';
 import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
-import { commitDraftText, copyText, jumpToMessage } from './run-actions';
+import { commitDraftText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import type { NestedRows, RowContext } from './row-context';
-import { useRunFile, type Loaded } from './use-run-data';
+import { ScriptInput, ScriptLog } from './script-detail';
+import { scriptToolOf } from './script-details';
+import { useRunFile } from './use-run-data';
 import { stateDiffText } from './state-rows';
 
 /** The opened row: everything the step recorded. All of it is text from models, tools and chats: shown, never parsed as HTML. */
-
-function Facts({ items }: { items: Array<[string, ComponentChildren]> }) {
-    const shown = items.filter(([, value]) => value !== '' && value !== null && value !== undefined);
-    return (
-        <dl class="tavern-agent__facts">
-            {shown.map(([label, value]) => (
-                <div key={label}>
-                    <dt>{label}</dt>
-                    <dd>{value}</dd>
-                </div>
-            ))}
-        </dl>
-    );
-}
-
-function Block({ label, text, loaded }: { label: string; text?: string; loaded?: Loaded<string> | null }) {
-    let body: ComponentChildren;
-    if (text !== undefined) body = <pre class="tavern-agent__text">{text}</pre>;
-    else if (!loaded || loaded.state === 'loading') body = <p class="tavern-agent__muted">{t`Loading…`}</p>;
-    else if (loaded.state === 'error') body = <p class="tavern-agent__error">{loaded.message}</p>;
-    else body = <pre class="tavern-agent__text">{loaded.value}</pre>;
-    return (
-        <section class="tavern-agent__block" aria-label={label}>
-            <h5>{label}</h5>
-            {body}
-        </section>
-    );
-}
-
-function CopyButton({ text }: { text: () => string }) {
-    return (
-        <button type="button" class="menu_button tavern-agent__button" data-action="copy" onClick={() => void copyText(text())}>
-            <span class="fa-solid fa-copy" aria-hidden="true" /> {t`Copy`}
-        </button>
-    );
-}
 
 function ModelDetail({ row }: { row: ModelRow }) {
     const tokens = row.usage ? `${formatCount(row.usage.input)} ${t`in`} · ${formatCount(row.usage.output)} ${t`out`}` : '';
@@ -73,6 +39,7 @@ function ToolDetail({ row, ctx, nestedRows }: { row: ToolRow; ctx: RowContext; n
     const argsText = args?.state === 'ready' ? prettyJson(args.value) : '';
     const resultText = result?.state === 'ready' ? storedToolResultText(result.value) : '';
     const nested = ctx.model.nestedOf(row.callId);
+    const script = scriptToolOf(row);
     return (
         <>
             <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Call id`, <code class="tavern-agent__code">{row.callId}</code>]]} />
@@ -91,12 +58,17 @@ function ToolDetail({ row, ctx, nestedRows }: { row: ToolRow; ctx: RowContext; n
             {row.changes.map((change) =>
                 change.checkpointSeq === null ? null : <DiffView key={change.checkpointSeq} runId={ctx.model.runId} seq={change.checkpointSeq} canRestore={ctx.canRestore} summary={ctx.model.summary} />,
             )}
-            {row.argsPath ? <Block label={t`Arguments`} loaded={args ? (args.state === 'ready' ? { state: 'ready', value: argsText } : args) : null} /> : null}
+            {script && row.argsPath ? (
+                <ScriptInput tool={script} row={row} args={args} ctx={ctx} nestedRows={nestedRows} />
+            ) : row.argsPath ? (
+                <Block label={t`Arguments`} loaded={args ? (args.state === 'ready' ? { state: 'ready', value: argsText } : args) : null} />
+            ) : null}
             {row.resultPath ? <Block label={t`Result`} loaded={result ? (result.state === 'ready' ? { state: 'ready', value: resultText } : result) : null} /> : null}
+            {script === 'skill' ? <ScriptLog result={result} /> : null}
             {nested && !nested.task && nested.rows.length > 0 ? (
                 <section class="tavern-agent__nested" aria-label={t`Sub-agent steps`}>
                     <h5>{t`Sub-agent steps`}</h5>
-                    <ol class="tavern-agent__events tavern-agent__events--nested">{nestedRows(nested)}</ol>
+                    <ol class="tavern-agent__events tavern-agent__events--nested">{nestedRows(nested.rows, nested)}</ol>
                 </section>
             ) : null}
             <div class="tavern-agent__toolbar">

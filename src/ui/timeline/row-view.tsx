@@ -1,7 +1,9 @@
 import { t } from '../../i18n/t';
 import { callStatusLabel, firstLine, formatCount, formatDuration, toolDisplayName } from './format';
 import { RowDetail } from './row-detail';
-import type { FileChange, NoteRow, TimelineRow } from './rows';
+import { scriptResultLine, scriptToolOf } from './script-details';
+import { innerCallCounts } from './program-call-rows';
+import type { FileChange, NoteRow, TimelineRow, ToolRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
 import { TaskBlock } from './task-view';
 import { stateChangeSummary, stateWriteSummary } from './state-rows';
@@ -87,6 +89,13 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
     }
 }
 
+/** "tool calls: 50 (2 ✕)" for a program's row, as its calls come in; empty for any other call. */
+function programCallsText(row: ToolRow): string {
+    const { calls, failed } = innerCallCounts(row);
+    if (!calls) return '';
+    return `${t`tool calls:`} ${calls}${failed ? ` (${failed} ✕)` : ''}`;
+}
+
 const STATUS_ICONS = { pending: 'fa-clock', running: 'fa-spinner fa-spin', completed: 'fa-check', error: 'fa-triangle-exclamation', stopped: 'fa-ban' } as const;
 
 function faceOf(row: TimelineRow, hasTask: boolean): Face {
@@ -110,9 +119,13 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
         }
         case 'tool': {
             const change = row.changes.at(-1);
+            const script = scriptToolOf(row);
+            // A finished script says what it returned (a skill script's files written are in the opened row).
             const detail = row.error
                 ? `${row.error.code}: ${row.error.message}`
-                : change
+                : script && row.status === 'completed'
+                  ? scriptResultLine(script, row.summary)
+                  : change
                   ? `${change.path} · v${change.version}`
                   : row.status === 'pending'
                     ? t`waiting to run`
@@ -124,7 +137,8 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
             return {
                 icon: STATUS_ICONS[row.status],
                 title: row.canonical ?? toolDisplayName(row.name),
-                detail: row.nestedCount > 0 && !hasTask ? `${detail} · ${t`nested steps:`} ${row.nestedCount}` : detail,
+                // A program's call count first: its result may take both lines the row shows.
+                detail: [programCallsText(row), detail, row.nestedCount > 0 && !hasTask ? `${t`nested steps:`} ${row.nestedCount}` : ''].filter(Boolean).join(' · '),
                 tone: row.status === 'error' ? 'error' : row.status === 'completed' ? 'ok' : row.status === 'stopped' ? 'info' : 'busy',
                 meta: formatDuration(row.durationMs),
                 status: callStatusLabel(row.status),
@@ -153,8 +167,8 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
     const open = expandedRows.value.has(expandKey);
     const status = row.kind === 'tool' ? row.status : row.kind === 'model' ? row.status : undefined;
     const detailId = `tavern-agent-row-${ctx.model.runId}-${expandKey}`;
-    const nestedRows: NestedRows = (model) =>
-        model.rows.map((child) => (
+    const nestedRows: NestedRows = (rows, model) =>
+        rows.map((child) => (
             <li key={child.key}>
                 <RowView row={child} ctx={{ ...ctx, model, keyPrefix: `${ctx.keyPrefix}${row.key}/` }} />
             </li>

@@ -59,6 +59,11 @@ export interface ToolRow extends RowBase {
     changes: FileChange[];
     /** Events of sub-agent tasks this call started (nested timeline), by count; the rows live in the model. */
     nestedCount: number;
+    /**
+     * The tools a program (script.run) called, in order, each a finished call of its own (`script-call`
+     * events): drawn nested under the program's row, inside it, so the list's rows stay the run's own.
+     */
+    innerCalls: readonly ToolRow[];
 }
 
 export interface FileRow extends RowBase {

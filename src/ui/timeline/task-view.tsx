@@ -101,7 +101,7 @@ export function TaskBlock({ row, nested, ctx, nestedRows }: { row: ToolRow; nest
                     <TaskResult nested={nested} ctx={ctx} status={status} />
                     {nested.rows.length > 0 ? (
                         <ol class="tavern-agent__events tavern-agent__events--nested" aria-label={`${t`Steps of`} ${task.agentName}`}>
-                            {nestedRows(nested)}
+                            {nestedRows(nested.rows, nested)}
                         </ol>
                     ) : null}
                 </div>

@@ -1,6 +1,7 @@
 import type { EventPayloads } from '../../contract/events';
 import type { RunRecord } from '../../contract/records';
 import type { JournalEvent } from '../../contract/events';
+import { innerCallRow } from './program-call-rows';
 import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSummary, type TaskInfo, type TaskState, type TimelineRow, type ToolRow, type NoteRow } from './rows';
 
 type Payload<T extends keyof EventPayloads> = EventPayloads[T];
@@ -214,6 +215,9 @@ export class TimelineModel {
                 this.currentCall = null;
                 break;
             }
+            case 'script-call':
+                this.programCalled(innerCallRow(event.payload, event.at), event.payload.programCallId);
+                break;
             case 'file-write': {
                 const p = event.payload;
                 this.fileChanged(event, { path: p.path, action: p.mode, version: p.version, checkpointSeq: null, chars: p.chars, replacements: null });
@@ -330,9 +334,22 @@ export class TimelineModel {
         this.callKeys.set(callId, key);
         this.push({
             kind: 'tool', key, eventType: undefined, at, callId, name, canonical: null, status: 'pending', argsPath: null, resultPath: null,
-            durationMs: null, summary: '', error: null, changes: [], nestedCount: 0,
+            durationMs: null, summary: '', error: null, changes: [], nestedCount: 0, innerCalls: [],
         });
         return key;
+    }
+
+    /**
+     * A program's inner call goes under the program's row (its calls count in the run's, as they count against
+     * its budget); one whose program has no row (a journal cut short before it) stands on its own.
+     */
+    private programCalled(call: ToolRow, programCallId: string): void {
+        this.summary.calls += 1;
+        if (call.status === 'error') this.summary.failedCalls += 1;
+        const key = this.callKeys.get(programCallId);
+        const program = key === undefined ? undefined : this.rows[this.positions.get(key)!];
+        if (key && program?.kind === 'tool') this.update<ToolRow>(key, { innerCalls: [...program.innerCalls, call] });
+        else this.push(call);
     }
 
     private fileChanged(event: JournalEvent, change: FileChange): void {
