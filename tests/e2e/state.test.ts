@@ -6,11 +6,13 @@
 // gets is checked against MVU's documented JSON-Patch grammar by a checker written here, independently.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { sendMessage } from '../harness/browser';
+import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { call, calls, chatLines, openAgentChat, toolResults } from '../harness/agent';
 import type { MockTurn } from '../harness/mock-model';
-import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
+import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
 
@@ -201,4 +203,55 @@ test('a global write waits for Approve in the timeline; Deny answers tool.denied
     assert.match(shownResult('state_set'), /tool\.denied_by_user/);
     assert.equal(await slash(page, '/getglobalvar season'), 'winter', 'nothing was written');
     await slash(page, '/flushglobalvar season');
+});
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** A run that stages two changes and commits, shown in the panel with its state change opened. */
+async function stateRunShown(page: Page): Promise<void> {
+    await slash(page, '/setvar key=hp 10');
+    session.mock.enqueue(
+        calls(call('state_patch', { scope: 'chat', ops: [{ op: 'delta', path: '/hp', value: -3 }, { op: 'replace', path: '/place', value: 'Old mill' }], reason: 'The wolf bit her at the mill.' })),
+        finishWith('The wolf bites, and she limps into the old mill.'),
+    );
+    await sendMessage(page, 'Run to the mill.');
+    const change = page.locator('.tavern-agent__event[data-event-type="state-change"]').first();
+    await change.waitFor();
+    await change.locator('.tavern-agent__row-toggle').click();
+    await page.locator('.tavern-agent__event[data-event-type="state-write"]').first().waitFor();
+}
+
+test('screenshots: a staged state change and its write in the timeline, at 1280 and 390 px, in English and Chinese', async () => {
+    const images = path.join(REPO_ROOT, 'docs', 'images');
+    const artifacts = path.join(REPO_ROOT, 'test-results');
+    mkdirSync(artifacts, { recursive: true });
+    for (const language of ['en', 'zh-cn'] as const) {
+        const { page } = await session.open(DESKTOP);
+        if (language !== 'en') {
+            // SillyTavern reads its language at load: set it, then load again.
+            await page.evaluate((code) => localStorage.setItem('language', code), language);
+            await page.reload({ waitUntil: 'domcontentloaded' });
+            await waitForSillyTavernReady(page);
+        }
+        await waitForExtension(page);
+        await openCharacter(page);
+        await slash(page, '/newchat');
+        await slash(page, '/agent on');
+        await page.click('#tavern_agent_button .drawer-icon');
+        session.mock.reset();
+        await stateRunShown(page);
+        const title = await page.locator('.tavern-agent__event[data-event-type="state-change"] .tavern-agent__event-title').first().innerText();
+        assert.equal(title, language === 'en' ? 'State change staged' : '已暂存状态变更');
+        const diff = await page.locator('.tavern-agent__event[data-event-type="state-change"] pre').first().innerText();
+        assert.match(diff, /- \/hp: "10"\n\+ \/hp: 7\n\+ \/place: "Old mill"/, 'the change as a diff of the state');
+        for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+            await page.setViewportSize(viewport);
+            await page.evaluate(() => document.querySelectorAll('#toast-container').forEach((toasts) => toasts.remove()));
+            await page.locator('.tavern-agent__event[data-event-type="state-change"]').first().scrollIntoViewIfNeeded();
+            await page.waitForTimeout(200);
+            await page.screenshot({ path: language === 'en' ? path.join(images, `state-${name}.png`) : path.join(artifacts, `state-${name}-zh-cn.png`) });
+        }
+        await page.context().close();
+    }
 });
