@@ -205,6 +205,29 @@ test('a global write waits for Approve in the timeline; Deny answers tool.denied
     await slash(page, '/flushglobalvar season');
 });
 
+test("the state keeper after SillyTavern's own reply: its change goes into that reply, and a new swipe of it goes back", async () => {
+    const page = await openAgentChat(session, { panel: false, reuse: true });
+    const offersTools = (request: { body?: { tools?: unknown } }) => Array.isArray(request.body?.tools) && (request.body.tools as unknown[]).length > 0;
+    session.mock.route({ when: (request) => !offersTools(request), turns: [{ text: 'Seraphina hums, calm again.' }, { text: 'Seraphina frowns.' }] });
+    session.mock.route({
+        when: offersTools,
+        turns: [calls(call('state_set', { scope: 'chat', path: '/mood', value: 'calm', reason: 'She calmed down.' }), call('workspace_finish', {})), calls(call('workspace_finish', {}))],
+    });
+    await slash(page, '/agent pipeline reply=sillytavern after=state-keeper');
+    await sendMessage(page, 'Are you all right?');
+    await page.waitForFunction(() => (SillyTavern!.getContext() as unknown as StatePage).variables.local.get('mood') === 'calm', undefined, { timeout: 60_000 });
+    const reply = (await chatLines(page)).at(-1)!;
+    assert.equal(reply.mes, 'Seraphina hums, calm again.', "SillyTavern's reply, its text untouched");
+    assert.equal(reply.runId, null, 'the reply is SillyTavern’s');
+
+    await page.locator('#chat .mes').last().locator('.swipe_right').click();
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'Seraphina frowns.', undefined, { timeout: 60_000 });
+    // The keeper of the new swipe changes nothing: the variable is as it was before the reply (unset).
+    await session.mock.waitUntil(() => session.mock.generations().filter(offersTools).length === 2, 'the second keeper run');
+    await page.waitForFunction(() => (SillyTavern!.getContext() as unknown as StatePage).variables.local.get('mood') === '', undefined, { timeout: 30_000 });
+    await slash(page, '/agent pipeline reply=agent after=none');
+});
+
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
