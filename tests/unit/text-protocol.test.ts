@@ -220,3 +220,35 @@ describe('a run on a Text Completion source', () => {
         assert.match(String(answer.content), /tool\.invalid_arguments/);
     });
 });
+
+describe('the reader stays linear on hostile output (issue 39)', () => {
+    const N = 100_000;
+    /** The fastest of three reads: a loaded machine's pauses are not the reader's. */
+    const fastest = (read: () => unknown) => Math.min(...[0, 1, 2].map(() => {
+        const started = performance.now();
+        read();
+        return performance.now() - started;
+    }));
+    const decode = (text: string) => decodeModelResponse({ choices: [{ text }] }, { round: 1, source: TEXT_COMPLETION_SOURCE });
+    const cases: Array<[string, string]> = [
+        ['a fence that never closes', `<tool_call>\`\`\`json${' '.repeat(N)}</tool_call>`],
+        ['commas before whitespace, no closing bracket', `<tool_call>[${', '.repeat(N / 2)}</tool_call>`],
+        ['opening tags without a closing one', '<tool_call>'.repeat(N / 11)],
+        ['closing tags without an opening one', `${'</tool_call>'.repeat(N / 12)}<tool_call>{}`],
+        ['think blocks that never close', '<think>'.repeat(N / 7)],
+        ['a think close after many openings', `${'<think>'.repeat(N / 7)}</think>`],
+    ];
+    for (const [name, text] of cases) {
+        it(`${name}: ${text.length.toLocaleString('en-US')} characters in under 50 ms`, () => {
+            assert.ok(text.length >= N - 20);
+            const ms = fastest(() => decode(text));
+            assert.ok(ms < 50, `${ms.toFixed(1)} ms`);
+        });
+    }
+    it('still reads what it read before: a fenced call with trailing commas, and reasoning', () => {
+        const turn = parseTextTurn('<tool_call>```json\n{"name": "dice_roll", "arguments": {"formula": "1d6",},}\n```</tool_call>');
+        assert.deepEqual(turn.calls, [{ ok: true, name: 'dice_roll', arguments: { formula: '1d6' }, repairs: ['code_fence', 'trailing_comma'] }]);
+        const decoded = decode('<think>plan</think>Hello<think>more</think> there');
+        assert.ok(decoded.ok && decoded.turn.reasoning === 'plan\n\nmore' && decoded.turn.text === 'Hello there');
+    });
+});

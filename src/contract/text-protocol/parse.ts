@@ -28,35 +28,50 @@ export interface ParsedTextTurn {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Removes one ```json … ``` (or ``` … ```) fence around the whole block. */
+const FENCE = '```';
+
+/**
+ * Removes one ```json … ``` (or ``` … ```) fence around the whole block. Linear string scans, no
+ * backtracking pattern: a model's output is untrusted, and a fence that never closes must cost one pass.
+ */
 function stripFence(body: string): string | null {
-    const match = /^```[a-zA-Z]*\s*\n?([\s\S]*?)\n?\s*```$/.exec(body);
-    return match ? match[1]!.trim() : null;
+    if (body.length < FENCE.length * 2 || !body.startsWith(FENCE) || !body.endsWith(FENCE)) return null;
+    let start = FENCE.length;
+    while (start < body.length - FENCE.length && /[a-zA-Z]/.test(body[start]!)) start += 1;
+    return body.slice(start, body.length - FENCE.length).trim();
 }
 
 /** Removes commas that come right before a closing brace or bracket, outside strings. */
 function stripTrailingCommas(json: string): string {
-    let out = '';
+    const kept: string[] = [];
+    let from = 0;
     let inString = false;
     for (let i = 0; i < json.length; i += 1) {
-        const ch = json[i]!;
+        const ch = json.charCodeAt(i);
         if (inString) {
-            out += ch;
-            if (ch === '\\') {
-                out += json[i + 1] ?? '';
-                i += 1;
-            } else if (ch === '"') inString = false;
+            if (ch === BACKSLASH) i += 1;
+            else if (ch === QUOTE) inString = false;
             continue;
         }
-        if (ch === '"') inString = true;
-        if (ch === ',') {
-            const rest = json.slice(i + 1).trimStart();
-            if (rest.startsWith('}') || rest.startsWith(']')) continue;
+        if (ch === QUOTE) inString = true;
+        else if (ch === COMMA) {
+            // Look past the whitespace only: the next comma stops the look, so the whole pass stays linear.
+            let next = i + 1;
+            while (next < json.length && isJsonSpace(json.charCodeAt(next))) next += 1;
+            const after = json.charCodeAt(next);
+            if (after === CLOSE_BRACE || after === CLOSE_BRACKET) {
+                kept.push(json.slice(from, i));
+                from = i + 1;
+            }
         }
-        out += ch;
     }
-    return out;
+    kept.push(json.slice(from));
+    return kept.join('');
 }
+
+const [BACKSLASH, QUOTE, COMMA, CLOSE_BRACE, CLOSE_BRACKET] = ['\\', '"', ',', '}', ']'].map((ch) => ch.charCodeAt(0)) as [number, number, number, number, number];
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+const isJsonSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
 
 function tryJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
     try {
@@ -117,31 +132,42 @@ export function parseCallBody(inner: string, repairs: Repair[] = []): ParsedText
  * model stopped right after the JSON) is read when its JSON is complete, and the repair is named; a
  * `</tool_call>` without an opening tag is left in the text.
  */
+/** More calls than any budget allows in a turn: past this, the turn's remaining calls are not read. */
+export const MAX_CALLS_PER_TURN = 64;
+
 export function parseTextTurn(output: string): ParsedTextTurn {
     const calls: ParsedTextCall[] = [];
     const textParts: string[] = [];
-    let rest = output;
+    // One pass by positions: each tag is searched for from where the last one ended, and a closing tag
+    // that is not there at all is not searched for again (a thousand unclosed calls cost one scan each way).
+    let at = 0;
+    let close = -2;
     for (;;) {
-        const open = rest.indexOf(TOOL_CALL_OPEN);
+        const open = output.indexOf(TOOL_CALL_OPEN, at);
         if (open < 0) {
-            textParts.push(rest);
+            textParts.push(output.slice(at));
             break;
         }
-        textParts.push(rest.slice(0, open));
-        const afterOpen = rest.slice(open + TOOL_CALL_OPEN.length);
-        const close = afterOpen.indexOf(TOOL_CALL_CLOSE);
-        const nextOpen = afterOpen.indexOf(TOOL_CALL_OPEN);
+        if (calls.length === MAX_CALLS_PER_TURN) {
+            textParts.push(output.slice(at, open));
+            calls.push({ ok: false, name: null, raw: '', message: `the turn has more than ${MAX_CALLS_PER_TURN} calls; the rest were not read. Make fewer calls per turn` });
+            break;
+        }
+        textParts.push(output.slice(at, open));
+        const bodyStart = open + TOOL_CALL_OPEN.length;
+        if (close !== -1 && close < bodyStart) close = output.indexOf(TOOL_CALL_CLOSE, bodyStart);
+        const nextOpen = output.indexOf(TOOL_CALL_OPEN, bodyStart);
         if (close < 0 || (nextOpen >= 0 && nextOpen < close)) {
             // No closing tag before the next call (or the end): the block runs to there.
-            const end = nextOpen >= 0 ? nextOpen : afterOpen.length;
-            const parsed = parseCallBody(afterOpen.slice(0, end), []);
+            const end = nextOpen >= 0 ? nextOpen : output.length;
+            const parsed = parseCallBody(output.slice(bodyStart, end), []);
             calls.push(parsed.ok ? { ...parsed, repairs: [...parsed.repairs, 'missing_close_tag'] } : parsed);
-            rest = afterOpen.slice(end);
+            at = end;
             if (nextOpen < 0) break;
             continue;
         }
-        calls.push(parseCallBody(afterOpen.slice(0, close), []));
-        rest = afterOpen.slice(close + TOOL_CALL_CLOSE.length);
+        calls.push(parseCallBody(output.slice(bodyStart, close), []));
+        at = close + TOOL_CALL_CLOSE.length;
     }
     return { text: textParts.join('').replace(/\n{3,}/g, '\n\n').trim(), calls };
 }

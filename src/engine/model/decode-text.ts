@@ -42,16 +42,35 @@ function usageOfBody(body: Json) {
  */
 function splitThinking(text: string): { reasoning: string; rest: string } {
     const parts: string[] = [];
-    let rest = text.replace(/<think>([\s\S]*?)<\/think>/g, (_, inner: string) => {
-        parts.push(inner.trim());
-        return '';
-    });
+    let rest = withoutThinkBlocks(text, parts);
     const orphan = rest.indexOf('</think>');
     if (orphan >= 0 && !rest.slice(0, orphan).includes('<tool_call>')) {
         parts.unshift(rest.slice(0, orphan).trim());
         rest = rest.slice(orphan + '</think>'.length);
     }
     return { reasoning: parts.filter(Boolean).join('\n\n'), rest };
+}
+
+const THINK_OPEN = '<think>';
+const THINK_CLOSE = '</think>';
+
+/**
+ * The text without its closed `<think>…</think>` blocks (their insides go to `parts`), in one pass: once no
+ * closing tag is left, the rest is text (a pattern here would rescan the rest for every unclosed opening).
+ */
+function withoutThinkBlocks(text: string, parts: string[]): string {
+    const kept: string[] = [];
+    let at = 0;
+    for (;;) {
+        const open = text.indexOf(THINK_OPEN, at);
+        const close = open < 0 ? -1 : text.indexOf(THINK_CLOSE, open + THINK_OPEN.length);
+        if (close < 0) break;
+        kept.push(text.slice(at, open));
+        parts.push(text.slice(open + THINK_OPEN.length, close).trim());
+        at = close + THINK_CLOSE.length;
+    }
+    kept.push(text.slice(at));
+    return kept.join('');
 }
 
 /**
