@@ -1,4 +1,5 @@
 import type { PrefixMessage } from '../../contract/run-input';
+import type { SearchDeadline } from '../search-deadline';
 
 /**
  * Pure search over the frozen chat prefix: query tokenizing, one lowercased corpus per snapshot, ranked hits.
@@ -134,6 +135,8 @@ export interface SearchOptions {
     first: number;
     last: number;
     role?: SearchRole | undefined;
+    /** When the search must stop (a call's time budget); absent: it covers the range. */
+    deadline?: SearchDeadline;
 }
 
 export interface SearchHit {
@@ -152,19 +155,26 @@ const PHRASE_BONUS = 0.2;
  * Every message in [first, last] holding at least one token, scored by the weighted share of tokens it
  * holds (0.8) plus the phrase bonus (0.2), ranked by score, then visible before hidden, then newest first.
  */
-export function searchPrefix(prefix: readonly PrefixMessage[], query: ParsedQuery, options: SearchOptions): SearchHit[] {
-    const { first, last, role } = options;
-    if (last < first || query.tokens.length === 0) return [];
+/**
+ * The hits of `query` in positions `first`–`last`, searched newest first; with a deadline that passes, the
+ * search stops there and `searchedFrom` says the oldest position it reached (first when it covered all).
+ */
+export function searchPrefix(prefix: readonly PrefixMessage[], query: ParsedQuery, options: SearchOptions): { hits: SearchHit[]; searchedFrom: number } {
+    const { first, last, role, deadline } = options;
+    if (last < first || query.tokens.length === 0) return { hits: [], searchedFrom: first };
     const corpus = corpusOf(prefix);
     const hits: SearchHit[] = [];
-    for (let position = first; position <= last; position += 1) {
+    let searchedFrom = last + 1;
+    for (let position = last; position >= first; position -= 1) {
+        if (deadline?.passed()) break;
+        searchedFrom = position;
         if (role !== undefined && effectiveRole(prefix[position]!) !== role) continue;
         const match = matchText(corpus.text(position), query);
         if (match) hits.push({ position, ...match });
     }
     // Equal scores: what the story shows (visible) before hidden notes, then newest first.
     hits.sort((a, b) => b.score - a.score || Number(prefix[a.position]!.hidden) - Number(prefix[b.position]!.hidden) || b.position - a.position);
-    return hits;
+    return { hits, searchedFrom };
 }
 
 export interface TextMatch {

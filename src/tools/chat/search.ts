@@ -2,6 +2,7 @@ import { readablePrefix } from './readable-prefix';
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import { aliasOf, defineTool, failure, success } from '../tool';
+import { searchDeadline, timeCutNote } from '../search-deadline';
 import {
     corpusOf,
     firstPositionFrom,
@@ -90,10 +91,15 @@ export const chatSearchTool = defineTool({
         const last = firstPositionFrom(prefix, (input.end_message ?? newest) + 1) - 1;
         const from = input.scan_limit === undefined ? first : Math.max(first, last - input.scan_limit + 1);
 
-        const hits = from <= last ? searchPrefix(prefix, query, { first: from, last, role: input.role }) : [];
-        const scanned = Math.max(0, last - from + 1);
-        const range = scanned === 0 ? '' : ` (#${prefix[from]!.index}–#${prefix[last]!.index})`;
+        const searched = from <= last ? searchPrefix(prefix, query, { first: from, last, role: input.role, deadline: searchDeadline() }) : { hits: [], searchedFrom: from };
+        const hits = searched.hits;
+        const cut = searched.searchedFrom > from;
+        const scanned = Math.max(0, last - searched.searchedFrom + 1);
+        const range = scanned === 0 ? '' : ` (#${prefix[searched.searchedFrom]!.index}–#${prefix[last]!.index})`;
         const where = `${scanned} scanned message${scanned === 1 ? '' : 's'}${range}${input.role === undefined ? '' : `, role ${input.role}`}`;
+        const cutNote = cut
+            ? timeCutNote(`the newest ${scanned} of ${last - from + 1} messages in the range`, `Search the older ones with end_message ${prefix[searched.searchedFrom - 1]!.index}.`)
+            : '';
         const details = {
             query: input.query,
             tokens: query.tokens.map((token) => token.text),
@@ -102,10 +108,11 @@ export const chatSearchTool = defineTool({
             firstIndex: scanned === 0 ? null : prefix[from]!.index,
             lastIndex: scanned === 0 ? null : prefix[last]!.index,
             hits: hits.length,
+            ...(cut ? { stopped: 'time' } : {}),
         };
         if (hits.length === 0) {
             return success(
-                `No hits for ${shownQuery} in ${where}. Try other or fewer words, another role, or a wider start_message/end_message/scan_limit.`,
+                `No hits for ${shownQuery} in ${where}.${cutNote || ' Try other or fewer words, another role, or a wider start_message/end_message/scan_limit.'}`,
                 { ...details, shown: 0 },
             );
         }
@@ -126,7 +133,7 @@ export const chatSearchTool = defineTool({
             shown.length < hits.length
                 ? `${hits.length} hits for ${shownQuery} in ${where}; showing the best ${shown.length}. Narrow the query, role or range, or raise limit (max ${MAX_SEARCH_HITS}), to see more.`
                 : `${hits.length} hit${hits.length === 1 ? '' : 's'} for ${shownQuery} in ${where}.`;
-        return success([header, ...blocks].join('\n\n'), {
+        return success([header + cutNote, ...blocks].join('\n\n'), {
             ...details,
             shown: shown.length,
             results: shown.map((hit) => ({ index: prefix[hit.position]!.index, score: Number(hit.score.toFixed(4)) })),

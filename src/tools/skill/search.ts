@@ -6,6 +6,7 @@ import { aliasOf, defineTool, failure, success } from '../tool';
 import { clip } from '../workspace/search-files';
 import { fileNotFound, findSkill, isToolError, readSkillText, runBudgetExhausted, skillBudget, skillPath, skillRef } from './access';
 import { prepareText, searchLines, TopHits, type PreparedText } from './search-lines';
+import { searchDeadline, timeCutNote } from '../search-deadline';
 
 export const MAX_SKILL_SEARCH_HITS = 50;
 
@@ -54,7 +55,11 @@ export const skillSearchTool = defineTool({
 
         const top = new TopHits<FileHit>(input.limit);
         let searched = 0;
+        let reached = 0;
+        const deadline = searchDeadline();
         for (const entry of files) {
+            if (deadline.passed()) break;
+            reached += 1;
             const read = await readSkillText(context, skill, entry.path);
             if (isToolError(read)) {
                 if (read.code === 'skill.binary_file') continue; // binary files are not searched
@@ -66,8 +71,10 @@ export const skillSearchTool = defineTool({
         }
         const scope = path === '' ? `skill "${skill.name}"` : `"${skillRef(skill.name, path)}"`;
         const where = `${scope} (${searched} text file${searched === 1 ? '' : 's'} searched)`;
-        const details = { skill: skill.name, query: input.query, path, files: searched, hits: top.total };
-        if (top.total === 0) return success(`No hits for ${shownQuery} in ${where}. Try other or fewer words, or another path.`, { ...details, shown: 0, chars: 0 });
+        const cut = reached < files.length;
+        const cutNote = cut ? timeCutNote(`${reached} of its ${files.length} files, in path order`, 'Search under a path of the later files.') : '';
+        const details = { skill: skill.name, query: input.query, path, files: searched, hits: top.total, ...(cut ? { stopped: 'time' } : {}) };
+        if (top.total === 0) return success(`No hits for ${shownQuery} in ${where}.${cutNote || ' Try other or fewer words, or another path.'}`, { ...details, shown: 0, chars: 0 });
 
         // Snippets are skill text handed to the model: bounded by this call's and this run's budget.
         const cap = Math.min(budget.perCall, budget.remaining);
@@ -106,6 +113,6 @@ export const skillSearchTool = defineTool({
                 ? `${top.total} hits for ${shownQuery} in ${where}; showing the best ${shown}${shown < Math.min(input.limit, top.total) ? ' (cut by the skill read budget)' : ''}. Narrow the query or path to see others.`
                 : `${top.total} hit${top.total === 1 ? '' : 's'} for ${shownQuery} in ${where}.`;
         const footer = `[Skill read budget: ${budget.remaining - chars} of ${budget.perRun} characters left this run.]`;
-        return success([header, ...blocks, footer].join('\n\n'), { ...details, shown, chars });
+        return success([header + cutNote, ...blocks, footer].join('\n\n'), { ...details, shown, chars });
     },
 });

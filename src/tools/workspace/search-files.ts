@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import { checkVisible } from '../../workspace/paths';
 import { yieldPacer } from '../yield-to-events';
+import { SEARCH_MAX_MS } from '../search-deadline';
 import { aliasOf, defineTool, failure, success } from '../tool';
 import { fileNotFound, lineAt, lineEnd, lineStarts, lineText, numberedLine } from './read-file';
 
@@ -14,7 +15,6 @@ const MAX_OUTPUT_CHARS = 70_000;
  */
 export const SEARCH_MAX_HITS = 1_000;
 export const SEARCH_MAX_SCANNED_CHARS = 16 * 1024 * 1024;
-export const SEARCH_MAX_MS = 2_000;
 
 interface SearchBudget {
     hits: number;

@@ -6,6 +6,7 @@ import { DEFAULT_SEARCH_HITS, MAX_SEARCH_HITS } from '../chat/search';
 import { aliasOf, defineTool, failure, success } from '../tool';
 import { entryRef, keysText, titleOf } from './entry-text';
 import { booksText, runLore } from './lore-scope';
+import { searchDeadline, timeCutNote } from '../search-deadline';
 
 /** A hit on a key or the title counts a little more than one in the body: that is what the entry is about. */
 const KEY_BONUS = 0.1;
@@ -70,24 +71,32 @@ export const worldInfoSearchTool = defineTool({
 
         const corpus = corpusOf(lore.entries);
         const hits: LoreHit[] = [];
-        lore.entries.forEach((entry, position) => {
-            if (input.book !== undefined && entry.book !== input.book) return;
+        const deadline = searchDeadline();
+        let reached = 0;
+        let searchedEntries = 0;
+        for (const [position, entry] of lore.entries.entries()) {
+            if (deadline.passed()) break;
+            reached = position + 1;
+            if (input.book !== undefined && entry.book !== input.book) continue;
+            searchedEntries += 1;
             const text = corpus[position]!;
             const head = matchText(text.head, query);
             const body = matchText(text.content, query);
             const best = head && body ? (body.score >= head.score ? body : head) : (head ?? body);
-            if (!best) return;
+            if (!best) continue;
             const score = Math.min(1, Math.max(head?.score ?? 0, body?.score ?? 0) + (head ? KEY_BONUS : 0));
             hits.push({ ...best, score, entry, position, inContent: best === body });
-        });
+        }
         // Equal scores: entries activated this turn first (the scene is about them), then in SillyTavern's order.
         hits.sort((a, b) => b.score - a.score || Number(b.entry.activated) - Number(a.entry.activated) || a.position - b.position);
 
         const scanned = input.book === undefined ? lore.entries.length : lore.entries.filter((entry) => entry.book === input.book).length;
         const where = `${scanned} enabled entr${scanned === 1 ? 'y' : 'ies'}${input.book === undefined ? ` of ${lore.books.length} lorebook${lore.books.length === 1 ? '' : 's'}` : ` of ${JSON.stringify(input.book)}`}`;
-        const details = { query: input.query, book: input.book ?? null, scanned, hits: hits.length };
+        const cut = reached < lore.entries.length;
+        const cutNote = cut ? timeCutNote(`${searchedEntries} of the ${scanned} entries, in SillyTavern's order`, 'Search one book at a time (book), or use fewer words.') : '';
+        const details = { query: input.query, book: input.book ?? null, scanned, hits: hits.length, ...(cut ? { stopped: 'time', searched: searchedEntries } : {}) };
         if (hits.length === 0) {
-            return success(`No hits for ${shownQuery} in ${where}. Try other or fewer words${input.book === undefined ? '' : ', or leave out book'}.`, { ...details, shown: 0 });
+            return success(`No hits for ${shownQuery} in ${where}.${cutNote || ` Try other or fewer words${input.book === undefined ? '' : ', or leave out book'}.`}`, { ...details, shown: 0 });
         }
         const shown = hits.slice(0, input.limit);
         const blocks = shown.map((hit) => {
@@ -106,7 +115,7 @@ export const worldInfoSearchTool = defineTool({
             shown.length < hits.length
                 ? `${hits.length} hits for ${shownQuery} in ${where}; showing the best ${shown.length}. Narrow the query or book, or raise limit (max ${MAX_SEARCH_HITS}), to see more.`
                 : `${hits.length} hit${hits.length === 1 ? '' : 's'} for ${shownQuery} in ${where}.`;
-        return success([header, ...blocks].join('\n\n'), {
+        return success([header + cutNote, ...blocks].join('\n\n'), {
             ...details,
             shown: shown.length,
             results: shown.map((hit) => ({ ref: entryRef(hit.entry), activated: hit.entry.activated, score: Number(hit.score.toFixed(4)) })),
