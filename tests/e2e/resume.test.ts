@@ -123,6 +123,40 @@ test('a run cut off by a reload is interrupted; /agent resume continues it with 
     await page.context().close();
 });
 
+test("the user edits the reply of a run cut off by a reload: the resumed run's commit is refused with their text, which stays", async () => {
+    const page = await openAgentChat(session, { panel: false });
+    session.mock.enqueue(
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'The kettle sings.' }), call('workspace_commit', {})),
+        { ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The kettle sings louder.' })), delayMs: 60_000 },
+    );
+    await startTurn(page, 'Make tea.');
+    await session.mock.waitForGenerations(2);
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'The kettle sings.');
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForSillyTavernReady(page);
+    await waitForExtension(page);
+    await openCharacter(page);
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 3);
+    // The user's own words, saved, before anyone resumes the run.
+    await page.evaluate(async () => {
+        const context = SillyTavern!.getContext();
+        const reply = context.chat[2]!;
+        reply.mes = 'I made the tea myself.';
+        if (reply.swipes) reply.swipes[reply.swipe_id ?? 0] = reply.mes;
+        await context.saveChat();
+    });
+    // Opening the panel starts the engine, which finds the run cut off.
+    await page.click('#tavern_agent_button .drawer-icon');
+    await waitForStatus(page, (s) => s.run?.state === 'interrupted');
+    session.mock.reset();
+    session.mock.enqueue(calls(call('workspace_commit', {})), calls(call('workspace_finish', {})));
+    const outcome = JSON.parse(await slash(page, '/agent resume')) as { state: string };
+    assert.equal(outcome.state, 'completed');
+    assert.match(toolMessages(session.mock.generations()[1]!).at(-1)!.content, /^ERROR workspace\.commit_conflict:/);
+    assert.equal((await chatLines(page)).at(-1)!.mes, 'I made the tea myself.', "the user's edit wins");
+    await page.context().close();
+});
+
 /** A browser where lan.test is this machine: a page there is not a secure context (no Web Locks). */
 async function launchLanBrowser(): Promise<Browser> {
     return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, headless: true, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP lan.test 127.0.0.1'] });

@@ -4,7 +4,7 @@
 // Run: node --import tsx --test tests/unit/message-marker.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clearReplyMarker, markedBrief, markedMemory, markedMemoryRunId, markedRunId, writeBrief, writeKeeperMemory, writeMarker } from '../../src/host/sillytavern/message-marker';
+import { clearReplyMarker, editedSinceCommit, markCommittedText, markedBrief, markedMemory, markedMemoryRunId, markedRunId, writeBrief, writeKeeperMemory, writeMarker } from '../../src/host/sillytavern/message-marker';
 import type { ChatMessage } from '../../src/host/sillytavern/st-context';
 
 const message = (extra?: Record<string, unknown>): ChatMessage & { swipe_info?: Array<{ extra?: Record<string, unknown> }> } => ({ name: 'S', mes: 'Hi', is_user: false, is_system: false, ...(extra ? { extra } : {}) });
@@ -49,4 +49,18 @@ test("a reply marker carried over from another swipe is dropped; the message's b
     const bare = message({ tavern_agent: { runId: 'old-run' }, api: 'custom' });
     clearReplyMarker(bare);
     assert.deepEqual(bare.extra, { api: 'custom' });
+});
+
+test('the marker keeps the hash of the text its run committed: an edit since shows, the same run keeps it, another run drops it', () => {
+    const reply: ChatMessage = { name: 'Alice', mes: 'The kettle sings.', is_user: false, is_system: false, extra: {} };
+    const message = reply;
+    writeMarker(message, { runId: 'run-a' });
+    assert.equal(editedSinceCommit(message), false, 'no hash yet: nothing to compare');
+    markCommittedText(message);
+    assert.equal(editedSinceCommit(message), false);
+    writeMarker(message, { runId: 'run-a', memory }); // its memory: the same run marks its reply again
+    message.mes = 'I made the tea myself.';
+    assert.equal(editedSinceCommit(message), true);
+    writeMarker(message, { runId: 'run-b' });
+    assert.equal(editedSinceCommit(message), false, "another run's marker carries no hash of this one's text");
 });

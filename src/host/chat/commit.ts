@@ -2,7 +2,7 @@ import type { ChatIdentity, GenerationType } from '../../contract/run-input';
 import { fail, ok, type Result } from '../../contract/result';
 import type { CommitRequest } from '../../contract/wire';
 import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
-import { markedRunId, writeMarker } from '../sillytavern/message-marker';
+import { markCommittedText, markedRunId, writeMarker } from '../sillytavern/message-marker';
 import { toasts } from '../sillytavern/toasts';
 import { MEMORY_MAX_BYTES, memoryBytes, type MemoryPayload } from '../../contract/memory';
 import { t } from '../../i18n/t';
@@ -139,6 +139,7 @@ async function commitFirst(target: CommitTarget, request: CommitRequest, text: s
     target.stateBlock = withState.block;
     if (request.state?.length) await applyStateWrites(message, index, request.state);
     target.committedText = message.mes;
+    markCommittedText(message);
     await context.saveChat();
     return ok({ messageId: index });
 }
@@ -178,6 +179,7 @@ async function commitAgain(target: CommitTarget, request: CommitRequest, pipelin
     target.messageId = index;
     if (request.state?.length) await applyStateWrites(message, index, request.state);
     target.committedText = message.mes;
+    markCommittedText(message);
     await context.saveChat();
     return ok({ messageId: index });
 }
@@ -196,6 +198,7 @@ export async function writeRunState(target: CommitTarget, runId: string, writes:
         const message = stContext().chat[index]!;
         target.stateBlock = await rewriteState(message, index, writes, target.stateBlock ?? null);
         target.committedText = message.mes;
+        markCommittedText(message);
         await stContext().saveChat();
         return ok({ messageId: index });
     } catch (error) {

@@ -7,7 +7,7 @@ import { resolveFixTarget } from '../chat/fix-target';
 import { routeModel } from '../model/model-route';
 import { storedProfiles } from '../settings/profile-store';
 import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
-import { markedRunId } from '../sillytavern/message-marker';
+import { editedSinceCommit, markedRunId } from '../sillytavern/message-marker';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { activeRun } from './active-run';
@@ -39,6 +39,18 @@ export async function newestInterruptedRun(): Promise<string | null> {
 }
 
 /**
+ * What the resumed run's commits compare the reply with (issue 39 §6): the text it last committed, when the
+ * reply still holds it. When the user edited the reply since, its next commit is refused with their text, as
+ * a live run's is; a reply whose marker kept no hash (committed before the hash existed) is taken as it is.
+ */
+const EDITED_SINCE_COMMIT = '\u0000edited since the run committed';
+
+function ownText(message: ChatMessage | undefined): Pick<CommitTarget, 'message' | 'committedText'> {
+    if (!message) return {};
+    return { message, committedText: editedSinceCommit(message) ? EDITED_SINCE_COMMIT : message.mes };
+}
+
+/**
  * Continues an interrupted run (issue 13 §1), refused with a reason when another run is going, the chat is
  * not open, or it moved on past what the run saw (a message edited, deleted or added that is not the run's
  * own reply). The run's commits look its message up by marker first, so nothing lands twice.
@@ -63,7 +75,7 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     if (changed || extra.length > 0) {
         return fail('run.chat_moved', 'The chat has changed since this run started (a message was added, edited or deleted), so it cannot be resumed. Start a new run instead.');
     }
-    const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false, ...(fixed ?? {}) };
+    const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false, ...(fixed ?? {}), ...ownText(own === null ? undefined : messages[own]) };
     const outcome = driveRun(
         {
             runId,

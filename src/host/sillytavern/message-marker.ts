@@ -34,7 +34,7 @@ export interface MarkerHolder {
     extra?: Record<string, unknown>;
 }
 
-type RawMarker = { runId?: unknown; memory?: unknown; memoryRunId?: unknown; brief?: unknown; state?: unknown };
+type RawMarker = { runId?: unknown; memory?: unknown; memoryRunId?: unknown; brief?: unknown; state?: unknown; textHash?: unknown };
 
 function rawMarker(holder: MarkerHolder | undefined): RawMarker | null {
     const marker = holder?.extra?.[MESSAGE_MARKER_KEY];
@@ -125,7 +125,39 @@ export function restampSwipeState(message: ChatMessage): void {
 
 /** Marks a message as a run's reply (with the memory it carries, if any), replacing the reply's marker. */
 export function writeMarker(message: ChatMessage, marker: MessageMarker): void {
-    putMarker(message, { ...keptBrief(message), ...marker });
+    // The same run marking its reply again (its memory) keeps the hash of the text it committed.
+    const textHash = markedRunId(message) === marker.runId ? rawMarker(message)?.textHash : undefined;
+    putMarker(message, { ...keptBrief(message), ...marker, ...(textHash === undefined ? {} : { textHash }) });
+}
+
+/** cyrb53: a short hash of the text, enough to tell an edit (not a secret: the text is in the chat beside it). */
+function textHash(text: string): string {
+    let h1 = 0xdeadbeef;
+    let h2 = 0x41c6ce57;
+    for (let i = 0; i < text.length; i++) {
+        const ch = text.charCodeAt(i);
+        h1 = Math.imul(h1 ^ ch, 2654435761);
+        h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+/**
+ * Remembers the text a run's commit left in its reply (issue 39 §6): a run resumed after a reload can then
+ * tell that the user edited the reply since, and its next commit is refused as a live run's would be.
+ */
+export function markCommittedText(message: ChatMessage): void {
+    const marker = rawMarker(message);
+    if (!marker || !nonEmpty(marker.runId)) return;
+    putMarker(message, { ...marker, textHash: textHash(message.mes ?? '') });
+}
+
+/** Whether the reply's text differs from what its run last committed (known only for commits that kept the hash). */
+export function editedSinceCommit(message: ChatMessage): boolean {
+    const kept = rawMarker(message)?.textHash;
+    return typeof kept === 'string' && kept !== textHash(message.mes ?? '');
 }
 
 /**
