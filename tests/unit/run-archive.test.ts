@@ -9,6 +9,8 @@ import type { ModelReply } from '../../src/contract/model';
 import { sampleRunInput } from '../fixtures/run-input';
 import { suitesPerStorageKind } from '../fixtures/storage-kinds';
 import { journalEvent } from '../fixtures/journal-events';
+import { markInterruptedRuns } from '../../src/engine/tabs/sweep';
+import { planResume } from '../../src/engine/run/resume-plan';
 
 const { describe, newStorage } = suitesPerStorageKind();
 
@@ -132,6 +134,34 @@ describe('run archive', () => {
         assert.equal((await restoreCheckpoint(elsewhere, 'imported-x', seq, false)).ok, false, 'imports are read-only');
         assert.equal((await importRun(elsewhere, '{"kind":"something else"}', 'y')).ok, false);
         assert.equal((await importRun(elsewhere, 'not json', 'z')).ok, false);
+    });
+
+    it('an export carries no stack trace or server address; its import never runs again, whatever state it claims (issue 39 §5)', async () => {
+        const storage = newStorage();
+        await finishedRun(storage);
+        const events = await storage.listEvents('run-1');
+        const next = events.at(-1)!.seq + 1;
+        const detail = 'TypeError: boom\n    at callModel (chrome-extension://x/dist/worker.js:10:5)\n    at async loop (http://127.0.0.1:8000/scripts/extensions/third-party/tavern-agent/dist/worker.js:99:1)\nrequest to http://192.168.1.20:5001/v1/completions failed';
+        await storage.appendEvent(journalEvent('run-1', next, 'model-retry', { round: 1, attempt: 1, delayMs: 10, status: 502, message: 'Bad gateway from https://proxy.example.net/v1?key=abc' }));
+        await storage.appendEvent(journalEvent('run-1', next + 1, 'run-fail', { code: 'model.request_failed', message: 'The model at http://localhost:5001 did not answer.', detail }));
+        const exported = await exportRun(storage, 'run-1');
+        assert.ok(exported.ok);
+        assert.doesNotMatch(exported.value, /\bat callModel|\bat async loop|127\.0\.0\.1|192\.168|localhost:5001|proxy\.example\.net|key=abc/);
+        assert.match(exported.value, /TypeError: boom/, 'the error itself stays');
+
+        // The copy claims to be running, with a fresh lease: it is a copy all the same.
+        const data = JSON.parse(exported.value) as { run: Record<string, unknown> };
+        data.run.state = 'running';
+        data.run.lease = { owner: 'elsewhere', until: Date.now() + 60_000 };
+        const elsewhere = newStorage();
+        const imported = await importRun(elsewhere, JSON.stringify(data), 'imported-running');
+        assert.ok(imported.ok);
+        assert.equal(await markInterruptedRuns(elsewhere, () => false, Date.now, true), 0, 'the sweep leaves an imported run alone');
+        assert.equal((await elsewhere.getRun('imported-running'))!.state, 'running');
+        const record = (await elsewhere.getRun('imported-running'))!;
+        await elsewhere.putRun({ ...record, state: 'interrupted' });
+        const resume = await planResume(elsewhere, 'imported-running');
+        assert.ok(!resume.ok && resume.error.code === 'run.read_only', 'an imported run is never resumed');
     });
 
     it('deleting a run removes everything stored with it', async () => {

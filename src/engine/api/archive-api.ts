@@ -7,6 +7,7 @@ import { webLocks } from '../tabs/protocol';
 import { liveRunIds } from '../tabs/run-locks';
 import { isCutOff } from '../tabs/sweep';
 import { withStorage, type EngineState } from './engine-state';
+import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 
 /** The archive facet: a stored run's files, checkpoints and diffs, restore, export, import and delete. */
 export function createArchiveApi(state: EngineState): ArchiveApi {
@@ -23,7 +24,9 @@ export function createArchiveApi(state: EngineState): ArchiveApi {
                 if (state.running.has(runId)) return fail('run.running', 'Stop the run before deleting it.');
                 // Nor a run another tab is working on.
                 const run = await s.getRun(runId);
-                if (run && !isEndedState(run.state) && !isCutOff(run, await liveRunIds(), webLocks() ? Number.POSITIVE_INFINITY : Date.now())) {
+                // An imported copy claiming to be running is no tab's run: it can always go (issue 39 §5).
+                const imported = run?.chatKey === IMPORTED_CHAT_KEY;
+                if (run && !imported && !isEndedState(run.state) && !isCutOff(run, await liveRunIds(), webLocks() ? Number.POSITIVE_INFINITY : Date.now())) {
                     return fail('run.running', 'Another tab is running this agent run; it cannot be deleted now.');
                 }
                 await s.deleteRun(runId);

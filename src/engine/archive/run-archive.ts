@@ -135,7 +135,35 @@ export async function exportRun(storage: RunStorage, runId: string): Promise<Res
     const run = await storage.getRun(runId);
     if (!run) return fail('run.not_found', 'This run no longer exists.');
     const [events, files, checkpoints] = await Promise.all([storage.listEvents(runId), storage.listFiles(runId), storage.listCheckpoints(runId)]);
-    return ok(JSON.stringify({ kind: RUN_EXPORT_KIND, version: RECORD_VERSION, run, events, files, checkpoints }));
+    const shared = { ...run, error: run.error ? { ...run.error, message: withoutUrls(run.error.message) } : run.error };
+    return ok(JSON.stringify({ kind: RUN_EXPORT_KIND, version: RECORD_VERSION, run: shared, events: events.map(sharedEvent), files, checkpoints }));
+}
+
+/**
+ * What an export may not carry (issue 39 §5): a failure's stack trace (it names this machine's paths and the
+ * extension's code) and the addresses of servers (a local model's host and port, a proxy) in error texts.
+ * The story, the model's words and the tool results are the run itself and stay as they are.
+ */
+function sharedEvent(event: JournalEvent): JournalEvent {
+    switch (event.type) {
+        case 'run-fail':
+            return { ...event, payload: { ...event.payload, message: withoutUrls(event.payload.message), detail: event.payload.detail === null ? null : withoutUrls(withoutStack(event.payload.detail)) } };
+        case 'model-retry':
+            return { ...event, payload: { ...event.payload, message: withoutUrls(event.payload.message) } };
+        default:
+            return event;
+    }
+}
+
+function withoutStack(text: string): string {
+    return text
+        .split('\n')
+        .filter((line) => !/^\s*at\s/.test(line) && !/^\s*[\w$.<>]*@\S+:\d+(:\d+)?\s*$/.test(line))
+        .join('\n');
+}
+
+function withoutUrls(text: string): string {
+    return text.replace(/\b(?:https?|wss?):\/\/[^\s"'<>]+/gi, '<address removed>');
 }
 
 /** The largest run export accepted (characters of JSON; the panel checks the file's bytes first). */

@@ -1,3 +1,4 @@
+import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import type { JournalEvent } from '../../contract/events';
 import type { RunRecord } from '../../contract/records';
 import { fail, ok, type Result } from '../../contract/result';
@@ -21,6 +22,8 @@ export interface ResumePlan {
 export async function planResume(storage: RunStorage, runId: string): Promise<Result<ResumePlan>> {
     const record = await storage.getRun(runId);
     if (!record) return fail('run.not_found', 'This run no longer exists.');
+    // An imported run is a copy to look at (issue 39 §5): whatever state it claims, it never runs again.
+    if (record.chatKey === IMPORTED_CHAT_KEY) return fail('run.read_only', 'Imported runs are read-only: an imported run cannot be resumed.');
     if (record.state !== 'interrupted') return fail('run.not_interrupted', `This run is ${record.state}; only an interrupted run can be resumed.`);
     const stored = await loadStoredInput(storage, runId);
     if (!stored) return fail('run.inputs_missing', "This run's frozen inputs (prompt, chat, profile) are gone, so it cannot be resumed.");

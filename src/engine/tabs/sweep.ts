@@ -4,6 +4,7 @@ import { Journal } from '../journal/journal';
 import { leaseHeld } from './leases';
 import { webLocks } from './protocol';
 import { liveRunIds } from './run-locks';
+import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 
 const INTERRUPTED_MESSAGE = 'The page was reloaded or closed while this run was working.';
 
@@ -22,6 +23,8 @@ export async function markInterruptedRuns(
     const runs = await storage.listAllRuns();
     let count = 0;
     for (const run of runs) {
+        // An imported copy is never a run of this browser, whatever state it claims (issue 39 §5).
+        if (run.chatKey === IMPORTED_CHAT_KEY) continue;
         if (isEndedState(run.state) || isAlive(run.runId) || (!ignoreLeases && leaseHeld(run, now()))) continue;
         try {
             const events = await storage.listEvents(run.runId);
