@@ -105,7 +105,10 @@ export const ProfileSchema = z
          * before it existed load unchanged (no version bump).
          */
         lore: z.object({ editOtherBooks: z.boolean() }).default({ editOtherBooks: false }),
-        /** Other extensions' tools (`ext.<name>`): ask the user before each call. Absent: never ask. */
+        /**
+         * Other extensions' tools (`ext.<name>`): ask the user before each call. Absent: ask (issue 39 §8: a
+         * tool another extension registered may do anything its code does; the user opts out per profile).
+         */
         extTools: z.object({ askBeforeCall: z.boolean() }).optional(),
         /**
          * As a `before` agent (a director, issue 34): where its brief goes into SillyTavern's own generation,

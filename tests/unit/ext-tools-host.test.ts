@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import type { ExtToolApproval } from '../../src/contract/ext-tools';
-import { callExtTool, decideExtToolCall, dropExtToolApprovals, onExtToolApprovals, registeredExtTools } from '../../src/host/ext-tools/ext-tools';
+import { approvalArgsText, callExtTool, decideExtToolCall, dropExtToolApprovals, onExtToolApprovals, registeredExtTools } from '../../src/host/ext-tools/ext-tools';
 
 interface FakeTool {
     name: string;
@@ -87,4 +87,13 @@ test('asking first: Approve runs the tool, Deny answers tool.denied_by_user, a r
     assert.equal(!droppedReply.ok && droppedReply.code, 'tool.denied_by_user');
     assert.deepEqual(pending, []);
     off();
+});
+
+test('the approval box shows every key: a long value is cut with its length, the keys after it stay in view', () => {
+    const text = approvalArgsText({ story: 'x'.repeat(5000), target: 'the mayor', amount: 3 });
+    const lines = text.split('\n');
+    assert.equal(lines.length, 3);
+    assert.match(lines[0]!, /^story: "x{399}… \(5,002 chars\)$/);
+    assert.deepEqual(lines.slice(1), ['target: "the mayor"', 'amount: 3']);
+    assert.equal(approvalArgsText({}), '{}');
 });

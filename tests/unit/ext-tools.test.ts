@@ -71,7 +71,10 @@ test('the calling agent\'s own profile says whether the user is asked first (a s
     const call = () => dispatcher.prepare({ id: 'c', name: 'ext_GetWeather', argumentsText: '{"city":"Oslo"}' }, false);
     await dispatcher.execute(call(), context);
     await dispatcher.execute(call(), contextFor({ ...WRITER_PROFILE, extTools: { askBeforeCall: true } }));
-    assert.deepEqual(asked, [false, true]);
+    await dispatcher.execute(call(), contextFor({ ...WRITER_PROFILE, extTools: { askBeforeCall: false } }));
+    // A profile that says nothing asks (issue 39 §8): the user opts out per profile.
+    await dispatcher.execute(call(), contextFor({ ...WRITER_PROFILE }));
+    assert.deepEqual(asked, [true, true, false, true]);
 });
 
 test('a denial, a time-out and a failure are recoverable tool errors with their codes', async () => {

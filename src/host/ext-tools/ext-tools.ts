@@ -84,12 +84,7 @@ export function dropExtToolApprovals(runId: string): void {
 export function askApproval(runId: string, name: string, args: unknown): Promise<boolean> {
     approvalCount += 1;
     const id = `approval-${approvalCount}`;
-    let argsText: string;
-    try {
-        argsText = JSON.stringify(args ?? {}, null, 1);
-    } catch {
-        argsText = String(args);
-    }
+    const argsText = approvalArgsText(args);
     return new Promise((resolve) => {
         pending.set(id, {
             approval: { id, runId, name, argsText },
@@ -101,6 +96,29 @@ export function askApproval(runId: string, name: string, args: unknown): Promise
         });
         notifyApprovals();
     });
+}
+
+/** A value longer than this is cut in the approval box, so the keys after it stay in view. */
+const APPROVAL_VALUE_CHARS = 400;
+
+/**
+ * The arguments as the approval box shows them (issue 39 §8): one line per key, each value as JSON cut at
+ * APPROVAL_VALUE_CHARS with its full length said, so a long first value never hides what the later keys ask.
+ */
+export function approvalArgsText(args: unknown): string {
+    const json = (value: unknown) => {
+        try {
+            return JSON.stringify(value) ?? String(value);
+        } catch {
+            return String(value);
+        }
+    };
+    if (!args || typeof args !== 'object' || Array.isArray(args)) return json(args ?? {});
+    const lines = Object.entries(args).map(([key, value]) => {
+        const text = json(value);
+        return text.length > APPROVAL_VALUE_CHARS ? `${key}: ${text.slice(0, APPROVAL_VALUE_CHARS)}… (${text.length.toLocaleString('en-US')} chars)` : `${key}: ${text}`;
+    });
+    return lines.length ? lines.join('\n') : '{}';
 }
 
 // ---- The call itself ----

@@ -41,7 +41,7 @@ export function extToolDefinitions(specs: readonly ExtToolSpec[], call: ExtToolC
             parameters: wireParameters(spec.parameters),
             readOnly: false,
             async execute(args, context) {
-                const reply = await call(spec.name, args, context.signal, context.input.profile.extTools?.askBeforeCall ?? false);
+                const reply = await call(spec.name, args, context.signal, context.input.profile.extTools?.askBeforeCall ?? true);
                 if (reply.ok) return success(reply.text, { tool: spec.name });
                 const hints: Record<typeof reply.code, string> = {
                     'tool.denied_by_user': 'The user refused this call. Do not call it again with the same arguments; go on without it.',

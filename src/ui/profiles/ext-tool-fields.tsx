@@ -44,7 +44,7 @@ export function ExtToolFields({ profile, edit }: { profile: Profile; edit(change
                 <input
                     type="checkbox"
                     data-testid="ext-tool-ask"
-                    checked={profile.extTools?.askBeforeCall ?? false}
+                    checked={profile.extTools?.askBeforeCall ?? true}
                     onChange={(event) => {
                         const askBeforeCall = event.currentTarget.checked;
                         edit((p) => void (p.extTools = { askBeforeCall }));
