@@ -68,7 +68,7 @@ test('the profile editor lists the registered tools that shouldRegister offers',
     await fields.locator('[data-ext-tool="GetWeather"]').waitFor();
     assert.equal(await fields.locator('[data-ext-tool="HiddenTool"]').count(), 0);
     assert.equal(await fields.locator('[data-ext-tool="GetWeather"] input').isChecked(), false, 'not allowed by default');
-    assert.equal(await fields.locator('[data-testid="ext-tool-ask"]').isChecked(), false);
+    assert.equal(await fields.locator('[data-testid="ext-tool-ask"]').isChecked(), true, 'asking before each call is the default');
 });
 
 test('an extension tool is not offered by default', async () => {
