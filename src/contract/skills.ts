@@ -75,6 +75,11 @@ export interface SkillPreview {
     warnings: string[];
     /** Its files under `scripts/` with their sizes, listed by the install preview (issue 35); optional like `error`. */
     scripts?: SkillScriptFile[];
+    /**
+     * Wider scopes where a skill of the same name is installed (issue 39 §9): installed here, beside them, this
+     * one is what runs read where this scope applies, so the install preview says it replaces them there.
+     */
+    replaces?: Array<(typeof SCOPE_ORDER)[number]>;
     /** Set when the skill is refused: names the entry or field. Nothing of it is installed. */
     error?: string;
 }

@@ -1,3 +1,5 @@
+import { SKILL_LIMITS } from './limits';
+
 /**
  * The path of one file inside a skill package, as an archive or a picked folder names it. Unsafe names
  * refuse the package (nothing of it is installed); a few names that operating systems leave behind are
@@ -8,6 +10,7 @@ export type EntryPath = { kind: 'file'; path: string } | { kind: 'ignored' } | {
 const DRIVE_PREFIX = /^[A-Za-z]:/;
 
 export function checkEntryPath(name: string): EntryPath {
+    if (name.length > SKILL_LIMITS.maxPathChars) return { kind: 'refused', reason: `is longer than ${SKILL_LIMITS.maxPathChars} characters` };
     if (name.includes('\u0000')) return { kind: 'refused', reason: 'holds a NUL character' };
     if (name.includes('\\')) return { kind: 'refused', reason: 'holds a backslash (paths must use "/")' };
     if (name.startsWith('/')) return { kind: 'refused', reason: 'is an absolute path' };

@@ -1,6 +1,7 @@
 import { parseDocument } from 'yaml';
 import { SKILL_NAME_PATTERN } from '../contract/skills';
 import { CONVENTIONAL_NAME_LENGTH } from './limits';
+import { SKILL_LIMITS } from './limits';
 
 /**
  * SKILL.md's YAML front matter: `name` and `description` are required, everything else is kept as it was
@@ -53,6 +54,9 @@ export function parseFrontMatter(text: string, where: string): FrontMatterResult
     const description = fields.description;
     if (description === undefined || description === null) return { ok: false, error: `${where}: front matter field "description" is missing` };
     if (typeof description !== 'string' || description.trim() === '') return { ok: false, error: `${where}: front matter field "description" must be text that is not blank` };
+    if (description.trim().length > SKILL_LIMITS.maxDescriptionChars) {
+        return { ok: false, error: `${where}: front matter field "description" is ${description.trim().length} characters, over the ${SKILL_LIMITS.maxDescriptionChars} a description may have` };
+    }
 
     const warnings: string[] = [];
     if (name.length > CONVENTIONAL_NAME_LENGTH) warnings.push(`name is longer than ${CONVENTIONAL_NAME_LENGTH} characters (works here; other agent hosts may refuse it)`);

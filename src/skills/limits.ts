@@ -19,6 +19,10 @@ export const SKILL_LIMITS = {
     /** A whole archive (one or many skills). */
     maxArchiveEntries: 10_000,
     maxArchiveBytes: 256 * 1024 * 1024,
+    /** A skill's description: it is listed in every run's skill index and kept in settings.json (issue 39 §9). */
+    maxDescriptionChars: 1_024,
+    /** One file's path inside its skill, as the index in settings.json keeps it. */
+    maxPathChars: 512,
 } as const;
 
 /** Front matter names longer than this work, but break the agentskills.io convention. */

@@ -7,6 +7,7 @@ import { zipSync } from 'fflate';
 import type { ParsedSkill } from '../../src/contract/skills';
 import { parseFrontMatter } from '../../src/skills/front-matter';
 import { parseSkillSources } from '../../src/skills/parse-sources';
+import { judgeSkills } from '../../src/host/skills/skill-previews';
 import { DICE_RULES, LORE_KEEPER, skillMd, source, zipOf } from '../fixtures/skills';
 
 /** Rewrites an entry's uncompressed size in the central directory, as a forged archive would. */
@@ -182,5 +183,26 @@ describe('hostile archives are refused whole, naming the entry', () => {
         const huge = skillMd('huge', 'Big.', Array.from({ length: 200_000 }, (_, i) => (i * 2654435761 % 1e9).toString(36)).join(' '));
         assert.match(refusal(await parseSkillSources([source('huge.zip', zipOf({ 'SKILL.md': huge }))])), /huge\.zip: SKILL\.md: [\d,]+ bytes is over the 1\.0 MiB limit of SKILL\.md/);
         assert.match(refusal(await parseSkillSources([source('fake.zip', 'not a zip at all')])), /^fake\.zip: is not a zip archive/);
+    });
+});
+
+describe('bounds and replacements (issue 39 §9)', () => {
+    it('a description over 1,024 characters and a file path over 512 refuse the skill, naming the limit', async () => {
+        const long = parseFrontMatter(skillMd('wordy', 'd'.repeat(1025)), 'wordy/SKILL.md');
+        assert.ok(!long.ok && /1025 characters, over the 1024/.test(long.error));
+        assert.ok(parseFrontMatter(skillMd('wordy', 'd'.repeat(1024)), 'wordy/SKILL.md').ok);
+        const deep = `${'a/'.repeat(300)}x.md`;
+        const [skill] = await parseSkillSources([source('deep.zip', zipOf({ 'deep/SKILL.md': skillMd('deep', 'Deep.'), [`deep/${deep}`]: 'x' }))]);
+        assert.match(skill!.error ?? '', /longer than 512 characters/);
+    });
+
+    it("a card's skill named like one of yours says it replaces yours in that character's chats, and is installed beside it", async () => {
+        const [parsed] = await parseSkillSources([source('SKILL.md', skillMd('house-style', 'The card author’s style.'))]);
+        const mine = { name: 'house-style', description: 'Mine.', scope: 'global' as const, hash: 'a'.repeat(64), files: [], installedAt: 1 };
+        const [judged] = judgeSkills([parsed!], [mine], { character: 'seraphina.png' });
+        assert.equal(judged!.preview.conflict, 'new', 'nothing of the same name in the character scope: installed beside yours');
+        assert.deepEqual(judged!.preview.replaces, ['global']);
+        const [alone] = judgeSkills([parsed!], [], { character: 'seraphina.png' });
+        assert.equal(alone!.preview.replaces, undefined);
     });
 });

@@ -18,6 +18,28 @@ function conflictLabel(skill: SkillPreview): string {
     return t`new`;
 }
 
+function scopeName(kind: NonNullable<SkillPreview['replaces']>[number]): string {
+    switch (kind) {
+        case 'global':
+            return t`global`;
+        case 'preset':
+            return t`preset`;
+        case 'profile':
+            return t`profile`;
+        case 'character':
+            return t`character`;
+    }
+}
+
+/** Never silently (issue 39 §9): a skill that will be read instead of one of the user's own says so. */
+function replacesNote(skill: SkillPreview, kind: EmbeddedSkillOffer['kind']): HTMLElement | null {
+    if (!skill.replaces?.length) return null;
+    const where = kind === 'card' ? t`in this character's chats` : t`where this preset is used`;
+    const note = popupElement('div', 'tavern-agent-skill-offer__replaces', `⚠ ${t`Replaces your skill of the same name`} (${skill.replaces.map(scopeName).join(', ')}) ${where}. ${t`Yours stays installed and is used everywhere else.`}`);
+    note.dataset.replaces = skill.replaces.join(',');
+    return note;
+}
+
 /** The skill's scripts by path and size: what the user agrees to let run where a profile allows scripts. */
 function scriptList(scripts: readonly SkillScriptFile[]): HTMLElement {
     const box = popupElement('div', 'tavern-agent-skill-offer__scripts');
@@ -32,7 +54,7 @@ function scriptList(scripts: readonly SkillScriptFile[]): HTMLElement {
     return box;
 }
 
-function skillItem(skill: SkillPreview): HTMLLIElement {
+function skillItem(skill: SkillPreview, kind: EmbeddedSkillOffer['kind']): HTMLLIElement {
     const item = popupElement('li', 'tavern-agent-skill-offer__skill');
     item.dataset.skill = skill.name;
     const head = popupElement('div', 'tavern-agent-skill-offer__head');
@@ -42,6 +64,8 @@ function skillItem(skill: SkillPreview): HTMLLIElement {
     if (skill.description) item.append(popupElement('div', 'tavern-agent-skill-offer__description', skill.description));
     item.append(popupElement('div', 'tavern-agent-skill-offer__meta', `${skill.files} ${t`files`} · ${size(skill.bytes)}`));
     if (skill.scripts?.length) item.append(scriptList(skill.scripts));
+    const replaces = skill.error ? null : replacesNote(skill, kind);
+    if (replaces) item.append(replaces);
     for (const warning of skill.warnings) item.append(popupElement('div', 'tavern-agent-skill-offer__warning', `⚠ ${warning}`));
     if (skill.error) item.append(popupElement('div', 'tavern-agent-skill-offer__error', `${t`Refused:`} ${skill.error}`));
     return item;
@@ -56,7 +80,7 @@ export async function askToInstall(offer: EmbeddedSkillOffer): Promise<boolean> 
     root.append(popupElement('h3', 'tavern-agent-skill-offer__title', offer.kind === 'card' ? t`This character's card carries agent skills` : t`This preset carries agent skills`));
     root.append(popupElement('div', 'tavern-agent-skill-offer__owner', ownerName));
     const list = popupElement('ul', 'tavern-agent-skill-offer__list');
-    list.append(...offer.skills.map(skillItem));
+    list.append(...offer.skills.map((skill) => skillItem(skill, offer.kind)));
     root.append(list);
     root.append(popupElement('small', 'tavern-agent-skill-offer__note', t`Skills are text the agent may read. Their scripts run in a sandbox (no network, 30 s at most) when the agent's profile allows scripts; switch them off per profile with its Scripts setting.`));
     // Skill names and descriptions come from cards: every element above holds them as text, never HTML.

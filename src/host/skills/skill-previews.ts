@@ -1,5 +1,5 @@
 import type { ParsedSkill, SkillBundle, SkillConflict, SkillIndexEntry, SkillPreview, SkillScope } from '../../contract/skills';
-import { scopeKey, scriptFilesOf } from '../../contract/skills';
+import { SCOPE_ORDER, scopeKey, scopeKind, scriptFilesOf } from '../../contract/skills';
 
 /** A parsed skill judged against the installed skill of its name in the target scope. */
 export interface JudgedSkill {
@@ -11,6 +11,13 @@ export interface JudgedSkill {
 export function installedIn(index: readonly SkillIndexEntry[], scope: SkillScope, name: string): SkillIndexEntry | undefined {
     const key = scopeKey(scope);
     return index.find((entry) => entry.name === name && scopeKey(entry.scope) === key);
+}
+
+/** The wider scopes holding a skill of this name, which this one replaces where its own scope applies. */
+function replacedIn(index: readonly SkillIndexEntry[], scope: SkillScope, name: string): SkillPreview['replaces'] {
+    const rank = SCOPE_ORDER.indexOf(scopeKind(scope));
+    const kinds = [...new Set(index.filter((entry) => entry.name === name && SCOPE_ORDER.indexOf(scopeKind(entry.scope)) < rank).map((entry) => scopeKind(entry.scope)))];
+    return kinds.length ? kinds : undefined;
 }
 
 function conflictOf(index: readonly SkillIndexEntry[], scope: SkillScope, bundle: SkillBundle): SkillConflict {
@@ -42,6 +49,8 @@ export function judgeSkills(parsed: readonly ParsedSkill[], index: readonly Skil
             warnings: [...skill.warnings],
             scripts: scriptFilesOf(bundle.files),
         };
+        const replaces = replacedIn(index, scope, bundle.name);
+        if (replaces) preview.replaces = replaces;
         if (seen.has(bundle.name)) {
             return { bundle: null, preview: { ...preview, error: `Another skill in this import is also named "${bundle.name}"; skills are never renamed, so only the first is used.` } };
         }
