@@ -124,6 +124,9 @@ describe('skill.read', () => {
         assert.equal(code(missing), 'skill.file_not_found');
         assert.match(!missing.ok ? missing.error.hint : '', /Did you mean "references\/places\.md"/);
         assert.equal(code(await call(skillReadTool, { name: 'lore-keeper', path: 'assets/map.png' })), 'skill.binary_file');
+        // A search of a binary file by its path says so (issue 39 §10); a folder holding one skips it.
+        assert.equal(code(await call(skillSearchTool, { name: 'lore-keeper', query: 'x', path: 'assets/map.png' })), 'skill.binary_file');
+        assert.ok((await call(skillSearchTool, { name: 'lore-keeper', query: 'x', path: 'assets' })).ok);
     });
 
     it('enforces the per-call and per-run budgets with their code', async () => {

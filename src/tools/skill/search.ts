@@ -62,7 +62,8 @@ export const skillSearchTool = defineTool({
             reached += 1;
             const read = await readSkillText(context, skill, entry.path);
             if (isToolError(read)) {
-                if (read.code === 'skill.binary_file') continue; // binary files are not searched
+                // Binary files are not searched; a path naming one binary file says so (issue 39 §10).
+                if (read.code === 'skill.binary_file' && !(files.length === 1 && entry.path === path)) continue;
                 return failure(read);
             }
             searched += 1;
