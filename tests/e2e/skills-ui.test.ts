@@ -1,4 +1,4 @@
-import { after, before, test, type TestContext } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
@@ -42,7 +42,10 @@ function skillZip(places: string): Buffer {
     );
 }
 
-/** A page with a chat open, the panel open and the Skills section expanded; null when no skill service is wired yet. */
+/**
+ * A page with a chat open, the panel open and the Skills section expanded. A panel without the Skills
+ * section fails the test (issue 39 §10): the manager is part of the product, never optional.
+ */
 async function openManager(viewport = DESKTOP) {
     const opened = await session.open(viewport);
     const { page } = opened;
@@ -50,10 +53,10 @@ async function openManager(viewport = DESKTOP) {
     await openCharacter(page);
     await page.click('#tavern_agent_button .drawer-icon');
     await page.locator('aside.tavern-agent').waitFor();
-    if ((await page.locator('#tavern_agent_skills').count()) === 0) return { ...opened, ready: false as const };
+    await page.locator('#tavern_agent_skills > summary').waitFor({ timeout: 15_000 });
     await page.click('#tavern_agent_skills > summary');
     await page.locator('[data-testid="skill-import"]').waitFor();
-    return { ...opened, ready: true as const };
+    return opened;
 }
 
 async function importZip(page: Page, places: string): Promise<void> {
@@ -96,17 +99,8 @@ async function shoot(page: Page, width: number, file: string): Promise<void> {
     await page.screenshot({ path: path.join(REPO_ROOT, 'docs', 'images', file) });
 }
 
-function awaitingHost(t: TestContext): void {
-    t.skip('no skill service is wired into the panel yet (src/index.ts, from the skills-host branch)');
-}
-
-test('import a zip with a preview, browse and view it, replace a changed version by choice, delete it', async (t) => {
-    const { page, pageErrors, ready } = await openManager();
-    if (!ready) {
-        awaitingHost(t);
-        await page.context().close();
-        return;
-    }
+test('import a zip with a preview, browse and view it, replace a changed version by choice, delete it', async () => {
+    const { page, pageErrors } = await openManager();
 
     // A new skill: the preview comes first, nothing is installed until Install.
     await importZip(page, PLACES_V1);
@@ -162,13 +156,8 @@ test('import a zip with a preview, browse and view it, replace a changed version
     await page.context().close();
 });
 
-test('install into this character, see who sees it, move it to Global, export the selection as a zip', async (t) => {
-    const { page, pageErrors, ready } = await openManager();
-    if (!ready) {
-        awaitingHost(t);
-        await page.context().close();
-        return;
-    }
+test('install into this character, see who sees it, move it to Global, export the selection as a zip', async () => {
+    const { page, pageErrors } = await openManager();
     await page.selectOption('#tavern_agent_skill_target', 'character:default_Seraphina.png');
     await importZip(page, PLACES_V1);
     assert.equal(await preview(page).getAttribute('data-conflict'), 'new');
