@@ -44,6 +44,11 @@ export const RunRecordSchema = z.object({
     lease: z.object({ owner: z.string(), until: z.number() }).optional(),
     /** Kept as a summary by retention: record and journal only, its files and checkpoints were dropped. */
     summary: z.boolean().optional(),
+    /**
+     * Where the memory (persist/) a finished run promoted went (issue 39 §4): into its message (`carried`), or
+     * only into this browser (over the bound a message may carry, or refused): then this run holds the only copy.
+     */
+    memory: z.object({ carried: z.boolean(), bytes: z.number().int().nonnegative() }).optional(),
     /** Its phase in its chat's turn (issue 34); absent: `reply`. */
     phase: z.enum(['before', 'reply', 'after']).optional(),
     /** The turn it belongs to (the user message it answers), when the page named one. */

@@ -21,12 +21,16 @@ export interface ChatRunCount {
     /** Runs kept as summaries (no files). */
     summaries: number;
     newestAt: number;
+    /** Bytes of memory only this browser holds (runs whose memory no message carries, kept by retention). */
+    heldMemoryBytes: number;
 }
 
 /** What a prune did. */
 export interface PruneReport {
     summarized: number;
     deleted: number;
+    /** Runs that would have been deleted but hold the only copy of their chat's memory: kept as summaries. */
+    held: number;
 }
 
 const ChatKeysSchema = z.union([z.array(z.string()), z.literal('all')]);

@@ -11,7 +11,7 @@ import { WRITER_PROFILE } from '../../src/contract/profile';
 import type { RunRecord } from '../../src/contract/records';
 import { ok } from '../../src/contract/result';
 import { markInterruptedRuns } from '../../src/engine/tabs/sweep';
-import { pruneRuns } from '../../src/engine/archive/retention';
+import { countRunsByChat, pruneRuns } from '../../src/engine/archive/retention';
 import { runAgent } from '../../src/engine/run/run-lifecycle';
 import { exportRun, importRun, RUN_IMPORT_MAX_CHARS } from '../../src/engine/archive/run-archive';
 import type { RunStorage } from '../../src/store/run-storage';
@@ -153,14 +153,36 @@ describe('retention', () => {
         await storage.putRun(record('live', 'chat-a', 0, 'running'));
         await storage.putRun(record('other', 'chat-b', 0));
         const report = await pruneRuns(storage, { action: 'retention', chatKeys: ['chat-a'], policy: { keepFull: 2, keepSummaries: 3 } }, (id) => id === 'live');
-        assert.deepEqual(report, { summarized: 3, deleted: 3 });
+        assert.deepEqual(report, { summarized: 3, deleted: 3, held: 0 });
         const left = (await storage.listRuns('chat-a')).map((run) => `${run.runId}${run.summary ? ':summary' : ''}`).sort();
         assert.deepEqual(left, ['live', 'r3:summary', 'r4:summary', 'r5:summary', 'r6', 'r7']);
         assert.equal((await storage.getFile('r7', 'output/main.md'))?.content, 'reply 7');
         assert.equal(await storage.getFile('r5', 'output/main.md'), undefined);
         assert.ok(await storage.getRun('other'));
-        assert.deepEqual(await pruneRuns(storage, { action: 'delete', chatKeys: 'all' }, (id) => id === 'live'), { summarized: 0, deleted: 6 });
+        assert.deepEqual(await pruneRuns(storage, { action: 'delete', chatKeys: 'all' }, (id) => id === 'live'), { summarized: 0, deleted: 6, held: 0 });
         assert.deepEqual((await storage.listAllRuns()).map((run) => run.runId), ['live']);
+    });
+});
+
+describe('retention and the only copy of a memory (issue 39 §4)', () => {
+    it('a run whose memory no message could carry is kept (as a summary, its memory whole) until a later reply carries one', async () => {
+        const storage = newStorage();
+        // r0 carried its memory; r1 could not (too large); r2 and r3 wrote none.
+        const runs = [record('r0', 'chat-a', 0), { ...record('r1', 'chat-a', 1), memory: { carried: false, bytes: 300_000 } }, record('r2', 'chat-a', 2), record('r3', 'chat-a', 3)];
+        runs[0] = { ...runs[0]!, memory: { carried: true, bytes: 900 } };
+        for (const run of runs) await storage.putRun(run);
+        await storage.putPersistState({ v: 1, runId: 'r1', chatKey: 'chat-a', files: { 'persist/world.md': 'x'.repeat(300_000) }, at: 1 });
+        const [overview] = await countRunsByChat(storage);
+        assert.equal(overview!.heldMemoryBytes, 300_000);
+        const report = await pruneRuns(storage, { action: 'delete', chatKeys: ['chat-a'] }, () => false);
+        assert.deepEqual(report, { summarized: 0, deleted: 3, held: 1 });
+        assert.deepEqual((await storage.listAllRuns()).map((run) => `${run.runId}${run.summary ? ':summary' : ''}`), ['r1:summary']);
+        assert.ok((await storage.getPersistState('r1'))?.files['persist/world.md'], 'its memory is whole');
+
+        // A later run's memory travelled with its reply: the held one may go now.
+        await storage.putRun({ ...record('r4', 'chat-a', 4), memory: { carried: true, bytes: 1200 } });
+        assert.equal((await countRunsByChat(storage))[0]!.heldMemoryBytes, 0);
+        assert.deepEqual(await pruneRuns(storage, { action: 'delete', chatKeys: ['chat-a'] }, () => false), { summarized: 0, deleted: 2, held: 0 });
     });
 });
 

@@ -83,7 +83,10 @@ async function attachMemory(session: RunSession, files: Record<string, string>, 
         : result.value.stored
           ? null
           : `The memory (${bytes} bytes) is over the ${MEMORY_MAX_BYTES} bytes a message may carry; it is kept in this browser only.`;
-    await session.journal.append('memory-attach', { stored: result.ok && result.value.stored, mode, bytes, reason });
+    const carried = result.ok && result.value.stored;
+    // Retention keeps a run holding the only copy of its chat's memory until a later reply carries one.
+    session.record.memory = { carried, bytes };
+    await session.journal.append('memory-attach', { stored: carried, mode, bytes, reason });
 }
 
 /** Any failure ends here: the record first (the run must never look alive), then the journal, if it can. */

@@ -41,7 +41,10 @@ function StorageManager() {
         if (!(await services().confirm(question))) return;
         const result = await (await services().engine()).pruneRuns(request);
         if (!result.ok) setNotice({ text: `${result.error.message} (${result.error.code})`, error: true });
-        else setNotice({ text: `${t`Runs deleted:`} ${result.value.deleted} · ${t`kept as summaries:`} ${result.value.summarized}`, error: false });
+        else {
+            const held = result.value.held ? ` · ${t`kept for the memory only they hold:`} ${result.value.held}` : '';
+            setNotice({ text: `${t`Runs deleted:`} ${result.value.deleted} · ${t`kept as summaries:`} ${result.value.summarized}${held}`, error: false });
+        }
         await refresh();
         await refreshHistory();
     };
@@ -103,7 +106,13 @@ function StorageManager() {
                             {' · '}
                             {chat.runs} {t`runs`}
                             {chat.summaries ? ` (${chat.summaries} ${t`as summaries`})` : ''}
-                        </span>{' '}
+                        </span>
+                        {chat.heldMemoryBytes ? (
+                            <span class="tavern-agent__muted" data-testid="storage-held-memory" title={t`Memory too large to travel with the chat: this browser holds the only copy, and keeps it until a later reply carries the chat's memory.`}>
+                                {' · '}
+                                {t`memory held only here:`} {formatKilobytes(chat.heldMemoryBytes)}
+                            </span>
+                        ) : null}{' '}
                         <button
                             type="button"
                             class="menu_button tavern-agent__button"
@@ -130,4 +139,9 @@ export function StorageSection() {
             {open ? <StorageManager /> : null}
         </details>
     );
+}
+
+/** "312 KB": a size a user reads at a glance. */
+function formatKilobytes(bytes: number): string {
+    return `${Math.max(1, Math.round(bytes / 1024)).toLocaleString()} KB`;
 }
