@@ -66,6 +66,11 @@ export interface TavernAgentRunInfo {
     state: TavernAgentRunState;
     profileId: string;
     createdAt: number;
+    /**
+     * Tokens of all the run's model turns, its sub-agents' included; `cost` (at the profiles' `pricing`, per
+     * million tokens) is present when a profile of the run has prices.
+     */
+    usage: { input: number; output: number; cost?: number };
 }
 
 /** How a resumed run ended. */

@@ -3,6 +3,7 @@ import { TokenUsageSchema } from './model';
 import { JournalEventSchema, RECORD_VERSION, RunStateSchema, WorkspaceFileSchema } from './records';
 import { SkillScopeSchema } from './skills';
 import { LoreDecisionSchema, LoreProposalSchema } from './lore';
+import { PlanItemSchema } from './plan';
 
 /**
  * The journal's events (noun-then-verb) and their payloads, as zod schemas: the one source of their types.
@@ -43,6 +44,8 @@ export const EVENT_PAYLOAD_SCHEMAS = {
         stored: text,
         /** Text protocol only: what the reader repaired in the model's calls (SPEC §9). */
         repairs: z.array(text).optional(),
+        /** The turn's cost at its agent's profile prices (issue 38 §2); absent when the profile prices nothing. */
+        cost: z.number().nonnegative().optional(),
     }),
     'model-reminder': z.object({ round: count, attempt: count, savedTo: text }),
     /** The agent's frozen skill set (SPEC §6), as resolved by scope and its profile's visible/deny. */
@@ -145,6 +148,8 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     'lore-propose': LoreProposalSchema,
     /** The user accepted (and where it was written) or discarded a proposal, from the panel. */
     'lore-decide': LoreDecisionSchema,
+    /** The agent's plan, replaced whole by plan.update (issue 38 §4): the timeline's checklist, the note of each turn. */
+    'plan-update': z.object({ items: z.array(PlanItemSchema) }),
 } as const;
 
 export type EventType = keyof typeof EVENT_PAYLOAD_SCHEMAS;

@@ -13,6 +13,7 @@ import { GuidanceQueue } from '../../src/engine/agents/guidance-queue';
 import { recordLoreDecision } from '../../src/engine/archive/lore-decisions';
 import { listCheckpoints, restoreCheckpoint } from '../../src/engine/archive/run-archive';
 import { rebuildRun } from '../../src/engine/run/resume-run';
+import { requestTail } from '../../src/engine/loop/request-tail';
 import { RunSession } from '../../src/engine/run/run-session';
 import { loadStoredInput } from '../../src/engine/run/stored-input';
 import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
@@ -44,7 +45,8 @@ async function assertRebuildsLive(storage: RunStorage, runId: string, sent: Read
         const agentKey = event.payload.taskId ?? 'root';
         const track = agents.get(agentKey)?.track;
         assert.ok(track, `an agent for ${agentKey}`);
-        if (event.type === 'model-request') rebuilt.set(`${agentKey}:${event.payload.round}`, structuredClone(track.conversation));
+        // The request carries the agent's plan after its conversation (request-tail.ts), from the same track.
+        if (event.type === 'model-request') rebuilt.set(`${agentKey}:${event.payload.round}`, structuredClone(track.conversation.concat(requestTail(track))));
         if (event.type === 'task-end') {
             // What the live sub-agent reported of itself, from its own track.
             const { rounds, calls, tokensIn, tokensOut } = event.payload;
@@ -72,7 +74,7 @@ describe('the conversation is a projection of the journal', () => {
         const guidance = new GuidanceQueue();
         const script: Array<ModelReply | ((request: ModelRequest) => ModelReply | Promise<ModelReply>)> = [
             { ok: false, status: 503, message: 'busy', aborted: false },
-            toolTurn(rawCall('r1', 'workspace_read_file', { path: 'output/none.md' }), rawCall('r2', 'no_such_tool', {}), rawCall('r3', 'workspace_write_file', { path: 'output/main.md', content: 'Draft' }), rawCall('r4', 'workspace_write_file', { path: 'persist/notes.md', content: 'A glade.' }), rawCall('r5', 'script_run', { code: 'return (await tools.chat_search({ query: "glade" })).length > 0;' })),
+            toolTurn(rawCall('r1', 'workspace_read_file', { path: 'output/none.md' }), rawCall('r2', 'no_such_tool', {}), rawCall('r3', 'workspace_write_file', { path: 'output/main.md', content: 'Draft' }), rawCall('r4', 'workspace_write_file', { path: 'persist/notes.md', content: 'A glade.' }), rawCall('r6', 'plan_update', { items: [{ id: '1', text: 'Write it', status: 'doing' }] }), rawCall('r5', 'script_run', { code: 'return (await tools.chat_search({ query: "glade" })).length > 0;' })),
             async () => {
                 await guidance.add('Keep it short.');
                 return replyOf(rawResponse('I will write it now.'));
@@ -87,7 +89,7 @@ describe('the conversation is a projection of the journal', () => {
         assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
         // What the reducer put in front of the model (live and rebuilt alike, checked below).
         const last = JSON.stringify(h.requests.at(-1)?.messages);
-        for (const shown of ['Keep it short.', 'reminder 1/2', 'model.response_truncated', 'workspace.file_not_found', 'tool.not_allowed', 'Program result:\\ntrue']) assert.ok(last.includes(shown), shown);
+        for (const shown of ['Keep it short.', 'reminder 1/2', 'model.response_truncated', 'workspace.file_not_found', 'tool.not_allowed', 'Program result:\\ntrue', 'Your current plan']) assert.ok(last.includes(shown), shown);
         // After the run: a checkpoint restored from the timeline, the proposal decided in the panel.
         const [first] = await listCheckpoints(h.storage, 'solo');
         assert.ok(first);

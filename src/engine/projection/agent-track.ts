@@ -1,5 +1,6 @@
 import type { EventFact, WrapUpReason } from '../../contract/events';
 import type { ModelTurn, WireMessage } from '../../contract/model';
+import type { PlanItem } from '../../contract/plan';
 import type { Budget } from '../agents/budget';
 
 /** Where one agent stands in its loop: what stops it, what it spent, what its next commit carries. */
@@ -49,6 +50,8 @@ export interface AgentTrack {
     readonly loop: LoopState;
     readonly budget: Budget;
     open: OpenTurn | null;
+    /** The agent's plan as its last plan.update left it (null before one): shown to the model each turn. */
+    plan: PlanItem[] | null;
 }
 
 export const ROOT_AGENT_KEY = 'root';
@@ -58,5 +61,5 @@ export function newLoopState(): LoopState {
 }
 
 export function newTrack(agentKey: string, budget: Budget, maxToolReminders: number, start: WireMessage[]): AgentTrack {
-    return { agentKey, inTask: agentKey !== ROOT_AGENT_KEY, maxToolReminders, conversation: start, loop: newLoopState(), budget, open: null };
+    return { agentKey, inTask: agentKey !== ROOT_AGENT_KEY, maxToolReminders, conversation: start, loop: newLoopState(), budget, open: null, plan: null };
 }

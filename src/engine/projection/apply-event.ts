@@ -86,6 +86,9 @@ export function applyEvent(track: AgentTrack, fact: EventFact, sources: EventSou
             conversation.push({ role: 'user', content: message });
             return;
         }
+        case 'plan-update':
+            track.plan = fact.payload.items;
+            return;
         case 'commit':
             // The committed reply carried the reasoning so far.
             loop.reasoning.length = 0;

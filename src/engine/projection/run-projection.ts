@@ -2,6 +2,7 @@ import { RunFailure } from '../../contract/errors';
 import type { EventFact, EventPayloads } from '../../contract/events';
 import type { ModelTurn } from '../../contract/model';
 import type { ToolOutcome } from '../../contract/tool-outcome';
+import { addUsage, type RunUsage } from '../../contract/usage';
 import { decodeModelResponse } from '../model/decode';
 import { ROOT_AGENT_KEY, type AgentTrack } from './agent-track';
 import { applyEvent, noteEffect, type EventSources } from './apply-event';
@@ -43,6 +44,8 @@ export class RunProjection {
     readonly guidanceDelivered = new Set<string>();
     /** The run's end was journaled (`run-finish`). */
     finished = false;
+    /** Every model turn's tokens and cost, the sub-agents' included (issue 38 §2). */
+    usage: RunUsage = { input: 0, output: 0 };
 
     constructor(
         /** The run's chat completion source: stored responses decode by it. */
@@ -101,6 +104,9 @@ export class RunProjection {
                 break;
             case 'run-finish':
                 this.finished = true;
+                break;
+            case 'model-response':
+                this.usage = addUsage(this.usage, fact.payload.usage, fact.payload.cost);
                 break;
             default:
                 break;

@@ -2,7 +2,7 @@ import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import type { ComponentChildren } from 'preact';
 import { t } from '../../i18n/t';
 import { DiffView } from './diff-view';
-import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
+import { formatCost, formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
 import { commitDraftText, copyText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import type { NestedRows, RowContext } from './row-context';
@@ -51,7 +51,7 @@ function ModelDetail({ row }: { row: ModelRow }) {
     const calls = row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ');
     return (
         <>
-            <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Tool calls`, calls], [t`Stop reason`, row.finishReason ?? '']]} />
+            <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Cost`, row.cost === null ? '' : formatCost(row.cost)], [t`Tool calls`, calls], [t`Stop reason`, row.finishReason ?? '']]} />
             {row.text ? <Block label={t`Narration`} text={row.text} /> : null}
             {row.reasoning ? (
                 <details class="tavern-agent__reasoning">

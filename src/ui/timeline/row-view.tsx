@@ -1,5 +1,5 @@
 import { t } from '../../i18n/t';
-import { callStatusLabel, firstLine, formatCount, formatDuration, toolDisplayName } from './format';
+import { callStatusLabel, firstLine, formatCost, formatCount, formatDuration, toolDisplayName } from './format';
 import { RowDetail } from './row-detail';
 import type { FileChange, NoteRow, TimelineRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
@@ -86,6 +86,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
     switch (row.kind) {
         case 'model': {
             const tokens = row.usage ? `↑${formatCount(row.usage.input)} ↓${formatCount(row.usage.output)}` : '';
+            const cost = row.cost === null ? '' : `${t`cost`} ${formatCost(row.cost)}`;
             const detail =
                 row.status === 'running'
                     ? t`waiting for the model…`
@@ -97,7 +98,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
                 title: `${t`Model`} #${row.round}${row.wrapUp ? ` · ${t`last turn`}` : ''}`,
                 detail,
                 tone: row.status === 'running' ? 'busy' : 'info',
-                meta: [formatDuration(row.durationMs), tokens].filter(Boolean).join(' · '),
+                meta: [formatDuration(row.durationMs), tokens, cost].filter(Boolean).join(' · '),
                 status: callStatusLabel(row.status),
             };
         }
@@ -161,6 +162,7 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
             data-status={status}
             data-row-key={row.key}
             data-call-id={row.kind === 'tool' ? row.callId : undefined}
+            data-cost={row.kind === 'model' && row.cost !== null ? String(row.cost) : undefined}
         >
             <button
                 type="button"

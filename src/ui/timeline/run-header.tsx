@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { t } from '../../i18n/t';
 import { chatStatus } from '../state';
 import { scopeLabel } from '../skills/skill-scope';
-import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
+import { formatCost, formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
 import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, resumeInterruptedRun, retryRun } from './run-actions';
 import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
@@ -39,9 +39,9 @@ function RunSkills({ skills }: { skills: NonNullable<RunSummary['skills']> }) {
     );
 }
 
-function Stat({ icon, label, value, name }: { icon: string; label: string; value: string; name: string }) {
+function Stat({ icon, label, value, name, raw }: { icon: string; label: string; value: string; name: string; raw?: string }) {
     return (
-        <span class="tavern-agent__stat" title={label} data-stat={name}>
+        <span class="tavern-agent__stat" title={label} data-stat={name} data-value={raw}>
             <span class={`fa-solid ${icon} fa-fw`} aria-hidden="true" />
             <span class="tavern-agent__visually-hidden">{label}: </span>
             {value}
@@ -80,6 +80,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                     <Stat name="elapsed" icon="fa-stopwatch" label={t`Elapsed`} value={formatDuration(elapsed) || '0 ms'} />
                     <Stat name="tokens-in" icon="fa-arrow-up" label={t`Tokens sent`} value={formatCount(summary.tokensIn)} />
                     <Stat name="tokens-out" icon="fa-arrow-down" label={t`Tokens received`} value={formatCount(summary.tokensOut)} />
+                    {summary.cost !== null ? <Stat name="cost" icon="fa-coins" label={t`Cost`} value={formatCost(summary.cost)} raw={String(summary.cost)} /> : null}
                     <Stat name="rounds" icon="fa-comments" label={t`Model turns`} value={String(summary.rounds)} />
                     <Stat name="calls" icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
                 </span>

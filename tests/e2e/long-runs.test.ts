@@ -1,0 +1,98 @@
+// Long runs that stay cheap and visible (issue 38), in a real SillyTavern with the mock model.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { sendMessage, waitForSillyTavernReady } from '../harness/browser';
+import { call, calls, chatLines, openAgentChat } from '../harness/agent';
+import type { RecordedRequest } from '../harness/mock-model';
+import { REPO_ROOT, startTavernSession, type TavernSession } from '../harness/tavern';
+import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
+
+const artifacts = path.join(REPO_ROOT, 'test-results');
+let session: TavernSession;
+
+before(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    session = await startTavernSession();
+});
+
+after(async () => {
+    await session?.close();
+});
+
+/** Stores a changed built-in writer for the page (as the profile editor saves it). */
+async function useWriter(page: Page, profile: Profile): Promise<void> {
+    await page.evaluate((p) => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles: Record<string, unknown> }>;
+        settings.tavern_agent = { ...(settings.tavern_agent ?? {}), profiles: { ...(settings.tavern_agent?.profiles ?? {}), [p.id]: p } };
+    }, profile);
+}
+
+function messagesOf(request: RecordedRequest): Array<{ role: string; content: unknown }> {
+    return (request.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+}
+
+const PLAN_1 = [
+    { id: '1', text: 'Read what the user asked', status: 'doing' },
+    { id: '2', text: 'Draft the reply', status: 'pending' },
+];
+const PLAN_2 = [
+    { id: '1', text: 'Read what the user asked', status: 'done' },
+    { id: '2', text: 'Draft the reply', status: 'doing' },
+    { id: '3', text: 'Commit and finish', status: 'pending' },
+];
+
+test('plan.update twice: the panel shows the second plan, and the next request carries it', async () => {
+    const page = await openAgentChat(session, { reuse: true });
+    session.mock.enqueue(
+        calls(call('plan_update', { items: PLAN_1 })),
+        calls(call('plan_update', { items: PLAN_2 })),
+        { delayMs: 1500, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'A plan, kept.' })) },
+        calls(call('workspace_commit', {}), call('workspace_finish', {})),
+    );
+    await page.fill('#send_textarea', 'Make a plan.');
+    await page.click('#send_but');
+    // Live: the checklist is there while the run still works (the third turn is slow).
+    const plan = page.locator('[data-testid="run-plan"]');
+    await plan.locator('[data-plan-id="3"][data-plan-status="pending"]').waitFor();
+    assert.deepEqual(await plan.locator('[data-plan-id]').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-plan-id')}:${item.getAttribute('data-plan-status')}`)), ['1:done', '2:doing', '3:pending']);
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor();
+    const requests = session.mock.generations();
+    assert.equal(requests.length, 4);
+    const last = (request: RecordedRequest) => String(messagesOf(request).at(-1)?.content);
+    assert.match(last(requests[1]!), /Your current plan[\s\S]*\[~\] 1\. Read what the user asked/);
+    assert.match(last(requests[2]!), /\[x\] 1\. Read what the user asked[\s\S]*\[~\] 2\. Draft the reply[\s\S]*\[ \] 3\. Commit and finish/);
+    assert.equal(messagesOf(requests[3]!).filter((m) => String(m.content).includes('Your current plan')).length, 1, 'one plan note, the current one, at the end');
+    const stored = await page.evaluate(async () => {
+        const runs = await TavernAgent!.runs();
+        return TavernAgent!.readFile(runs.at(-1)!.runId, 'plan/plan.json');
+    });
+    assert.deepEqual(JSON.parse(stored).items, PLAN_2);
+});
+
+test('a profile with prices shows a cost equal to usage × price, for the run and each turn; runs() returns usage', async () => {
+    const page = await openAgentChat(session);
+    await useWriter(page, { ...WRITER_PROFILE, pricing: { input: 3, output: 15 } });
+    session.mock.enqueue(
+        { usage: { input: 1200, output: 300 }, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'Priced.' })) },
+        { usage: { input: 2000, output: 100 }, ...calls(call('workspace_commit', {}), call('workspace_finish', {})) },
+    );
+    await sendMessage(page, 'What does it cost?');
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor();
+    const turnCosts = await page.locator('.tavern-agent__event[data-kind="model"]').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-cost'))));
+    const first = (1200 * 3 + 300 * 15) / 1e6;
+    const second = (2000 * 3 + 100 * 15) / 1e6;
+    assert.deepEqual(turnCosts.map((cost) => cost.toFixed(9)), [first.toFixed(9), second.toFixed(9)]);
+    const runCost = Number(await page.locator('[data-stat="cost"]').getAttribute('data-value'));
+    assert.equal(runCost.toFixed(9), (first + second).toFixed(9));
+    assert.match((await page.locator('[data-stat="cost"]').innerText()).trim(), /0\.016$/, "0.0156 shown to two digits");
+    const runs = await page.evaluate(() => TavernAgent!.runs());
+    const usage = runs.at(-1)!.usage;
+    assert.deepEqual({ input: usage.input, output: usage.output }, { input: 3200, output: 400 });
+    assert.equal(usage.cost!.toFixed(9), (first + second).toFixed(9));
+    await page.locator('[data-testid="history-cost"]').first().waitFor();
+    assert.equal(Number(await page.locator(`[data-history-run="${runs.at(-1)!.runId}"] [data-testid="history-cost"]`).getAttribute('data-value')).toFixed(9), (first + second).toFixed(9));
+    await page.context().close();
+});
