@@ -27,7 +27,7 @@ import { skillOwners } from './host/skills/skill-owners';
 import { getEngine, onEngineCrash } from './host/worker/worker-client';
 import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/settings/storage-settings';
 import { activeRun, cancelActiveRun, guideActiveRun } from './host/run/active-run';
-import { resumeRun } from './host/run/resume-run';
+import { continueRun, resumeRun } from './host/run/resume-run';
 import { createTurnTakeover } from './host/pipeline/turn-takeover';
 import { watchReplies } from './host/pipeline/after-phase';
 import { remoteRun, watchOtherTabs } from './host/run/live-view';
@@ -81,6 +81,7 @@ export function startRuntime(shell: Shell): Runtime {
             replyPlace,
             replaceReply: replaceReplyWithCheckpoint,
             resume: (runId) => resumeRun(runId),
+            continueRun: (runId, rounds) => continueRun(runId, rounds),
             async setProfile(profileId) {
                 await setChatProfile(profileId);
                 notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again

@@ -80,7 +80,8 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     'patch-apply': z.object({ path: text, replacements: count, version: count }),
     /** `kind` says what made it; checkpoints journaled before it existed get theirs from the events around them. */
     checkpoint: z.object({ seq: count, path: text, version: count, full: z.boolean(), kind: CheckpointKindSchema.optional() }),
-    'budget-wrap-up': z.object({ reason: WrapUpReasonSchema, rounds: count, calls: count }),
+    /** `maxRounds`: the profile's round budget, which a Continue offers again (absent in journals from before). */
+    'budget-wrap-up': z.object({ reason: WrapUpReasonSchema, rounds: count, calls: count, maxRounds: count.optional() }),
     commit: z.object({ path: text, mode: z.enum(['replace', 'append']), messageId: z.number().int(), chars: count, reason: nullableText }),
     'persist-promote': z.object({ files: count }),
     /**
@@ -136,6 +137,11 @@ export const EVENT_PAYLOAD_SCHEMAS = {
      * note the model read (absent in journals written before resume could rebuild it).
      */
     'task-inject': z.object({ taskIds: z.array(text), message: text.optional() }),
+    /**
+     * A run that ran out of its budget goes on, as the same run, with `rounds` more model turns (issue 38 §5):
+     * its loop starts again, told so, with a fresh allowance of rounds and calls.
+     */
+    'run-continue': z.object({ from: RunStateSchema, rounds: count, events: count }),
     /** An interrupted run goes on from its journal (`events` journaled before this one). */
     'run-resume': z.object({ from: RunStateSchema, events: count }),
     /** A checkpoint's text written back as the file's current version, from the timeline. */

@@ -65,6 +65,8 @@ export interface PanelServices {
         replaceReply(runId: string, seq: number): Promise<Result<{ messageId: number }>>;
         /** Continues an interrupted run from its journal (refused with a reason when the chat moved on). */
         resume?(runId: string): Promise<Result<RunOutcome>>;
+        /** Gives a run that ended on its budget `rounds` more, as the same run (issue 38 §5). */
+        continueRun?(runId: string, rounds: number): Promise<Result<RunOutcome>>;
         /** Sets the open chat's agent profile (chatStatus follows when it is saved). */
         setProfile(profileId: string): Promise<void>;
         /**

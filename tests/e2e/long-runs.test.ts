@@ -92,7 +92,64 @@ test('a profile with prices shows a cost equal to usage × price, for the run an
     const usage = runs.at(-1)!.usage;
     assert.deepEqual({ input: usage.input, output: usage.output }, { input: 3200, output: 400 });
     assert.equal(usage.cost!.toFixed(9), (first + second).toFixed(9));
-    await page.locator('[data-testid="history-cost"]').first().waitFor();
+    await page.locator('[data-testid="history-cost"]').first().waitFor({ state: 'attached' }); // History is folded
     assert.equal(Number(await page.locator(`[data-history-run="${runs.at(-1)!.runId}"] [data-testid="history-cost"]`).getAttribute('data-value')).toFixed(9), (first + second).toFixed(9));
+    await page.context().close();
+});
+
+test('a run that hit its budget continues with 5 more rounds and commits again in the same reply; after a newer message Continue gets its code', async () => {
+    const page = await openAgentChat(session);
+    await useWriter(page, { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 2 } });
+    session.mock.enqueue(
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'Part one.' })),
+        calls(call('workspace_list_files', {})),
+        // The wrap-up turn: only commit and finish remain; it commits and does not finish.
+        calls(call('workspace_commit', {})),
+    );
+    await sendMessage(page, 'Write a long story.');
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor();
+    const before = await chatLines(page);
+    assert.equal(before.at(-1)!.mes, 'Part one.');
+    const continueButton = page.locator('[data-testid="run-continue"] [data-action="continue"]');
+    assert.match(await continueButton.innerText(), /Continue with 2 more rounds/, "N starts at the profile's round budget");
+    await page.fill('[data-testid="run-continue"] input', '5');
+    await page.locator('[data-testid="run-continue"] [data-action="continue"]', { hasText: '5' }).waitFor();
+    session.mock.reset();
+    session.mock.enqueue(
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'Part one. Part two.' })),
+        calls(call('workspace_commit', {}), call('workspace_finish', {})),
+    );
+    await continueButton.click();
+    await page.locator('.tavern-agent__event[data-event-type="run-continue"]').waitFor();
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor();
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'Part one. Part two.');
+    const after = await chatLines(page);
+    assert.equal(after.length, before.length, 'the same reply, not a new message');
+    assert.equal(after.at(-1)!.runId, before.at(-1)!.runId, 'by the same run');
+    const requests = session.mock.generations();
+    assert.equal(requests.length, 2);
+    assert.match(String(messagesOf(requests[0]!).at(-1)?.content), /gave this run 5 more model turns/);
+    assert.ok(((requests[0]!.body as { tools: unknown[] }).tools ?? []).length > 2, 'all its tools again');
+    assert.equal((await page.evaluate(() => TavernAgent!.runs())).length, 1, 'one run');
+    assert.equal(await page.locator('[data-testid="run-continue"]').count(), 0, 'it finished: nothing more to continue');
+
+    // A second run that runs out, then a newer message in the chat: its Continue is refused with a code.
+    session.mock.reset();
+    session.mock.enqueue(
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'Another part.' })),
+        calls(call('workspace_list_files', {})),
+        calls(call('workspace_commit', {})),
+    );
+    await sendMessage(page, 'And more.');
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'Another part.');
+    await page.locator('[data-testid="run-continue"]').waitFor();
+    const runId = (await chatLines(page)).at(-1)!.runId!;
+    await page.evaluate(() => SillyTavern!.getContext().executeSlashCommandsWithOptions('/send A newer message.'));
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'A newer message.');
+    const refused = await page.evaluate((id) => TavernAgent!.continueRun(id, 5).then(() => 'continued', (error: { code?: string }) => error.code ?? String(error)), runId);
+    assert.equal(refused, 'run.chat_moved');
+    assert.equal(await page.evaluate(() => SillyTavern!.getContext().executeSlashCommandsWithOptions("/agent continue 5").then((r) => r?.pipe ?? null)), '');
+    await page.locator('.toast', { hasText: 'run.chat_moved' }).first().waitFor();
+    assert.equal(session.mock.generations().length, 3, 'nothing was sent after the refusal');
     await page.context().close();
 });

@@ -7,6 +7,9 @@ import { planNote } from '../../src/contract/plan';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import { payloadsOf, rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
+import { planContinue } from '../../src/engine/run/resume-plan';
+import { resumeAgent } from '../../src/engine/run/run-lifecycle';
+import { ALL_TOOLS } from '../../src/tools/registry';
 
 const FIRST = [
     { id: '1', text: 'Read the chat', status: 'doing' },
@@ -59,3 +62,68 @@ describe('plan.update', () => {
         assert.equal(payloadsOf(await h.journal('plan-limits'), 'plan-update').length, 0);
     });
 });
+
+describe('Continue with more rounds', () => {
+    const budgeted = { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 2 } };
+
+    it('a run whose wrap-up turn committed goes on as the same run, from its journal, and commits again', async () => {
+        const h = runHarness({
+            script: [
+                toolTurn(rawCall('w1', 'workspace_write_file', { path: 'output/main.md', content: 'Part one.' })),
+                toolTurn(rawCall('l1', 'workspace_list_files', {})),
+                toolTurn(rawCall('c1', 'workspace_commit', {})),
+            ],
+        });
+        const input = sampleRunInput({ runId: 'budgeted', profile: budgeted });
+        const first = await h.run(input);
+        assert.equal(first.state, 'completed');
+        assert.equal(h.commits.length, 1);
+        const refused = await planContinue(h.storage, 'budgeted', 201);
+        assert.equal(refused.ok ? null : refused.error.code, 'run.not_continuable');
+        const plan = await planContinue(h.storage, 'budgeted', 5);
+        assert.ok(plan.ok, plan.ok ? '' : plan.error.message);
+        const sent: ModelRequest[] = [];
+        const turns = [
+            toolTurn(rawCall('w2', 'workspace_write_file', { path: 'output/main.md', content: 'Part one. Part two.' })),
+            toolTurn(rawCall('c2', 'workspace_commit', {}), rawCall('f2', 'workspace_finish', {})),
+        ];
+        const host = { ...baseHost(h), requestModel: async (request: ModelRequest) => (sent.push(structuredClone(request)), turns.shift()!) };
+        const outcome = await resumeAgent(plan.value, { storage: h.storage, host, tools: ALL_TOOLS, sink: () => undefined, signal: new AbortController().signal });
+        assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
+        assert.equal(sent.length, 2);
+        assert.match(String(sent[0]!.messages.at(-1)!.content), /gave this run 5 more model turns/);
+        assert.ok(sent[0]!.tools.some((tool) => tool.function.name === 'workspace_write_file'), 'every tool is offered again');
+        assert.equal(sent[0]!.round, 4, 'the same run: its rounds go on');
+        const journal = await h.journal('budgeted');
+        assert.deepEqual(journal.map((e) => e.seq), journal.map((_, i) => i));
+        assert.deepEqual(payloadsOf(journal, 'run-continue').map((p) => [p.from, p.rounds]), [['completed', 5]]);
+        assert.equal(payloadsOf(journal, 'commit').length, 2);
+        const again = await planContinue(h.storage, 'budgeted');
+        assert.equal(again.ok ? null : again.error.code, 'run.not_continuable', 'it finished this time: nothing to continue');
+    });
+
+    it('a run that failed with run.budget_exhausted continues with its profile budget by default', async () => {
+        const h = runHarness({
+            script: [
+                toolTurn(rawCall('l1', 'workspace_list_files', {})),
+                toolTurn(rawCall('l2', 'workspace_list_files', {})),
+                toolTurn(rawCall('l3', 'workspace_finish', {})),
+            ],
+        });
+        const first = await h.run(sampleRunInput({ runId: 'exhausted', profile: budgeted }));
+        assert.equal(first.error?.code, 'run.budget_exhausted');
+        const plan = await planContinue(h.storage, 'exhausted');
+        assert.ok(plan.ok);
+        assert.equal(plan.value.continueRounds, 2);
+    });
+});
+
+function baseHost(h: ReturnType<typeof runHarness>) {
+    return {
+        async commit() {
+            h.commits.push({ runId: 'x', path: 'output/main.md', text: '', mode: 'replace', reason: null });
+            return { ok: true as const, value: { messageId: 5 } };
+        },
+        onEvents() {},
+    };
+}

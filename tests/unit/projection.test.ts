@@ -14,6 +14,8 @@ import { recordLoreDecision } from '../../src/engine/archive/lore-decisions';
 import { listCheckpoints, restoreCheckpoint } from '../../src/engine/archive/run-archive';
 import { rebuildRun } from '../../src/engine/run/resume-run';
 import { requestTail } from '../../src/engine/loop/request-tail';
+import { planContinue } from '../../src/engine/run/resume-plan';
+import { resumeAgent } from '../../src/engine/run/run-lifecycle';
 import { RunSession } from '../../src/engine/run/run-session';
 import { loadStoredInput } from '../../src/engine/run/stored-input';
 import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
@@ -144,6 +146,27 @@ describe('the conversation is a projection of the journal', () => {
         const failed = runHarness({ script: [{ ok: false, status: 400, message: 'bad request', aborted: false }] });
         assert.equal((await failed.run(sampleRunInput({ runId: 'failed', retry: { maxRetries: 0, baseDelayMs: 0 } }))).state, 'failed');
         for (const event of await failed.journal('failed')) seen.add(event.type);
+    });
+
+    it('a continued run (issue 38 §5): the requests after its Continue are what the journal rebuilds', async () => {
+        const writer: Profile = { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 2 } };
+        const h = runHarness({
+            script: [
+                toolTurn(rawCall('w1', 'workspace_write_file', { path: 'output/main.md', content: 'One.' }), rawCall('p1', 'plan_update', { items: [{ id: '1', text: 'Two', status: 'pending' }] })),
+                toolTurn(rawCall('l1', 'workspace_list_files', {})),
+                toolTurn(rawCall('c1', 'workspace_commit', {})),
+            ],
+        });
+        const input = sampleRunInput({ runId: 'continued', profile: writer });
+        assert.equal((await h.run(input, writer)).state, 'completed');
+        const plan = await planContinue(h.storage, 'continued', 3);
+        assert.ok(plan.ok);
+        const turns = [toolTurn(rawCall('w2', 'workspace_write_file', { path: 'output/main.md', content: 'One. Two.' })), toolTurn(rawCall('c2', 'workspace_commit', {}), rawCall('f2', 'workspace_finish', {}))];
+        const sent: ModelRequest[] = [];
+        const host = { requestModel: async (request: ModelRequest) => (sent.push(structuredClone(request)), turns.shift()!), commit: async () => ({ ok: true as const, value: { messageId: 5 } }), onEvents() {} };
+        const outcome = await resumeAgent(plan.value, { storage: h.storage, host, tools: ALL_TOOLS, sink: () => undefined, signal: new AbortController().signal });
+        assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
+        await assertRebuildsLive(h.storage, 'continued', [...h.requests, ...sent.map((request) => ({ requestId: request.requestId, messages: request.messages }))]);
     });
 
     it('a resumed run: what its agents were sent after the cut is what the journal rebuilds', async () => {

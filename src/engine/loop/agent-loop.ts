@@ -39,5 +39,5 @@ async function enterWrapUpWhenSpent(agent: AgentInvocation): Promise<void> {
     if (loop.wrapUp !== null) return;
     const reason = budget.wrapUpReason();
     if (!reason) return;
-    await agent.journal.append('budget-wrap-up', { reason, rounds: budget.rounds, calls: budget.calls });
+    await agent.journal.append('budget-wrap-up', { reason, rounds: budget.rounds, calls: budget.calls, maxRounds: agent.profile.tools.maxRounds });
 }

@@ -10,6 +10,7 @@ import {
     NOT_RUN_AFTER_FINISH,
     plainTextMessage,
     taskWrapUpNotice,
+    continueNotice,
     toolReminder,
     wrapUpNotice,
     type GuidanceNote,
@@ -86,6 +87,15 @@ export function applyEvent(track: AgentTrack, fact: EventFact, sources: EventSou
             conversation.push({ role: 'user', content: message });
             return;
         }
+        case 'run-continue':
+            // The same run goes on past its end: its loop may run again, with more rounds.
+            loop.wrapUp = null;
+            loop.wrapUpTurnTaken = false;
+            loop.finished = false;
+            loop.finishReason = null;
+            budget.extend(fact.payload.rounds);
+            conversation.push({ role: 'user', content: continueNotice(fact.payload.rounds) });
+            return;
         case 'plan-update':
             track.plan = fact.payload.items;
             return;

@@ -105,6 +105,9 @@ export class RunProjection {
             case 'run-finish':
                 this.finished = true;
                 break;
+            case 'run-continue':
+                this.finished = false;
+                break;
             case 'model-response':
                 this.usage = addUsage(this.usage, fact.payload.usage, fact.payload.cost);
                 break;

@@ -55,6 +55,8 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${text('message')}`, tone: 'error' };
         case 'run-resume':
             return { icon: 'fa-play', title: t`Resumed`, detail: `${text('events')} ${t`journaled events kept`}`, tone: 'info' };
+        case 'run-continue':
+            return { icon: 'fa-forward', title: t`Continued with more rounds`, detail: `+${text('rounds')}`, tone: 'info' };
         case 'run-cancel':
             return { icon: 'fa-ban', title: t`Stopped`, detail: text('reason'), tone: 'error' };
         case 'checkpoint-restore':

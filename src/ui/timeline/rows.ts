@@ -118,6 +118,9 @@ export interface RunSummary {
     skills: Array<{ name: string; scope: SkillScope; hash: string }> | null;
     /** Sub-agent tasks by status (tokens and calls above already include theirs). */
     tasks: TaskCounts;
+    /** The run's wrap-up turn came (since its last Continue): with `roundBudget`, what a Continue offers (issue 38 §5). */
+    wrappedUp: boolean;
+    roundBudget: number | null;
     /** The agent's plan as its last plan.update set it (issue 38 §4); null before one. */
     plan: PlanItem[] | null;
 }

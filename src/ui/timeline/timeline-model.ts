@@ -20,6 +20,7 @@ const NOTE_TONES: Record<string, NoteTone> = {
     'checkpoint-restore': 'ok',
     'task-inject': 'info',
     'run-resume': 'info',
+    'run-continue': 'info',
 };
 
 export function emptySummary(runId: string): RunSummary {
@@ -47,6 +48,8 @@ export function emptySummary(runId: string): RunSummary {
         tasks: { running: 0, completed: 0, failed: 0, cancelled: 0 },
         skills: null,
         plan: null,
+        wrappedUp: false,
+        roundBudget: null,
     };
 }
 
@@ -240,6 +243,18 @@ export class TimelineModel {
             }
             case 'plan-update':
                 s.plan = event.payload.items;
+                break;
+            case 'budget-wrap-up':
+                s.wrappedUp = true;
+                s.roundBudget = event.payload.maxRounds ?? event.payload.rounds;
+                this.note(event);
+                break;
+            case 'run-continue':
+                // The run goes on past its end, as the same run.
+                s.wrappedUp = false;
+                s.error = null;
+                s.endedAt = null;
+                this.note(event);
                 break;
             case 'run-fail': {
                 const p = event.payload;
