@@ -154,6 +154,16 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     'lore-propose': LoreProposalSchema,
     /** The user accepted (and where it was written) or discarded a proposal, from the panel. */
     'lore-decide': LoreDecisionSchema,
+    /**
+     * Old tool results replaced by one-line stubs (issue 38 §3): each by its place in the agent's conversation,
+     * the call it answered, and the visible copy (`path`, stored with this event) the agent can read again.
+     * `tokens` is the request's estimated size that passed `limit`.
+     */
+    'conversation-compact': z.object({
+        stubs: z.array(z.object({ index: count, callId: text, name: text, path: text })),
+        tokens: count,
+        limit: count,
+    }),
     /** The agent's plan, replaced whole by plan.update (issue 38 §4): the timeline's checklist, the note of each turn. */
     'plan-update': z.object({ items: z.array(PlanItemSchema) }),
 } as const;

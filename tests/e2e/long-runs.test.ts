@@ -153,3 +153,56 @@ test('a run that hit its budget continues with 5 more rounds and commits again i
     assert.equal(session.mock.generations().length, 3, 'nothing was sent after the refusal');
     await page.context().close();
 });
+
+test('a 30-round run with 20 KB results and a small threshold: stubs for old results, whole recent ones, the same prefix, and a stub reads back', async () => {
+    const page = await openAgentChat(session);
+    await useWriter(page, { ...WRITER_PROFILE, compaction: { threshold: 0.3, keepRecentRounds: 4 } });
+    // The connection's context size as SillyTavern reports it (the Chat Completion slider).
+    await page.evaluate(async () => {
+        const openai = (await import(/* @vite-ignore */ '/scripts/openai.js' as string)) as { oai_settings: { openai_max_context: number } };
+        openai.oai_settings.openai_max_context = 100_000;
+    });
+    const big = Array.from({ length: 400 }, (_, i) => `Line ${String(i).padStart(3, '0')} of the long notes: ${'abcdefghij'.repeat(4)}`).join('\n');
+    const turns = [calls(call('workspace_write_file', { path: 'scratch/big.md', content: big }))];
+    for (let round = 2; round <= 28; round += 1) turns.push(calls(call('workspace_read_file', { path: 'scratch/big.md' })));
+    session.mock.enqueue(...turns);
+    // Round 29 reads back the copy the first stub names; round 30 commits.
+    let stubPath = '';
+    session.mock.setResponder((request) => {
+        const messages = messagesOf(request);
+        if (!stubPath) {
+            const stub = messages.find((m) => m.role === 'tool' && String(m.content).startsWith('[Tavern Agent] The result of workspace_read_file'));
+            stubPath = /"path": "([^"]+)"/.exec(String(stub?.content))?.[1] ?? 'missing';
+            return calls(call('workspace_read_file', { path: stubPath, max_chars: 80_000 }));
+        }
+        return calls(call('workspace_write_file', { path: 'output/main.md', content: 'Read it all.' }), call('workspace_commit', {}), call('workspace_finish', {}));
+    });
+    await sendMessage(page, 'Read the notes many times.');
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor({ timeout: 120_000 });
+    const requests = session.mock.generations();
+    assert.equal(requests.length, 30);
+    const isStub = (content: unknown) => String(content).startsWith('[Tavern Agent] The result of');
+    const firstStub = (request: RecordedRequest) => messagesOf(request).findIndex((m) => m.role === 'tool' && isStub(m.content));
+    const compactedFrom = requests.findIndex((request) => firstStub(request) >= 0);
+    assert.ok(compactedFrom > 0 && compactedFrom < 20, `compaction began at request ${compactedFrom + 1}`);
+    const last = messagesOf(requests.at(-1)!).filter((m) => m.role === 'tool');
+    assert.ok(last.filter((m) => isStub(m.content)).length >= 15, 'old results are stubs');
+    assert.ok(last.slice(-4).every((m) => !isStub(m.content)), 'the results of the last four rounds are whole');
+    assert.ok(last.slice(-4, -1).every((m) => String(m.content).length > 20_000), 'the recent 20 KB reads are there in full');
+    // The request prefix before the first stub is byte-identical across requests.
+    const cut = firstStub(requests[compactedFrom]!);
+    const prefix = JSON.stringify(messagesOf(requests[compactedFrom]!).slice(0, cut));
+    for (const request of requests.slice(compactedFrom)) assert.equal(JSON.stringify(messagesOf(request).slice(0, cut)), prefix);
+    // The stubbed result, read back with workspace.read_file, is the original.
+    const callId = /compacted\/(call-\d+)\.txt/.exec(stubPath)![1]!;
+    const stubbedAt = requests.findIndex((request) => messagesOf(request).some((m) => isStub(m.content) && String(m.content).includes(`(${callId})`)));
+    const at = messagesOf(requests[stubbedAt]!).findIndex((m) => isStub(m.content) && String(m.content).includes(`(${callId})`));
+    // The same place in the request before: what the model had read there.
+    const original = messagesOf(requests[stubbedAt - 1]!)[at];
+    assert.ok(String(original?.content).length > 20_000, 'a 20 KB result was stubbed');
+    const readBack = String(messagesOf(requests.at(-1)!).filter((m) => m.role === 'tool').at(-1)!.content);
+    const text = readBack.split('\n').slice(1).map((line) => line.replace(/^\s*\d+│/, '')).join('\n');
+    assert.equal(text, String(original?.content));
+    await page.locator('.tavern-agent__event[data-event-type="conversation-compact"]').first().waitFor();
+    await page.context().close();
+});

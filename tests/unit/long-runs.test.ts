@@ -10,6 +10,7 @@ import { sampleRunInput } from '../fixtures/run-input';
 import { planContinue } from '../../src/engine/run/resume-plan';
 import { resumeAgent } from '../../src/engine/run/run-lifecycle';
 import { ALL_TOOLS } from '../../src/tools/registry';
+import { compactable } from '../../src/engine/loop/compact-conversation';
 
 const FIRST = [
     { id: '1', text: 'Read the chat', status: 'doing' },
@@ -127,3 +128,64 @@ function baseHost(h: ReturnType<typeof runHarness>) {
         onEvents() {},
     };
 }
+
+describe('compaction', () => {
+    /** 20 KB of lines that differ, so a result cut or mixed up shows. */
+    const BIG = Array.from({ length: 400 }, (_, i) => `Line ${String(i).padStart(3, '0')} of the long notes: ${'abcdefghij'.repeat(4)}`).join('\n');
+    const profile = { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 40 }, compaction: { threshold: 0.5, keepRecentRounds: 4 } };
+
+    function longRun() {
+        const script = [toolTurn(rawCall('w', 'workspace_write_file', { path: 'scratch/big.md', content: BIG }))];
+        for (let round = 2; round <= 29; round += 1) script.push(toolTurn(rawCall(`r${round}`, 'workspace_read_file', { path: 'scratch/big.md' })));
+        script.push(toolTurn(rawCall('m', 'workspace_write_file', { path: 'output/main.md', content: 'Read it all.' }), rawCall('c', 'workspace_commit', {}), rawCall('f', 'workspace_finish', {})));
+        return runHarness({ script });
+    }
+
+    it('a 30-round run with 20 KB results: old results become stubs, recent ones stay whole, the prefix stays the same, and a stub reads back', async () => {
+        const h = longRun();
+        const outcome = await h.run(sampleRunInput({ runId: 'long', profile, contextSize: 60_000 }));
+        assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
+        assert.equal(h.requests.length, 30);
+        const journal = await h.journal('long');
+        const compactions = payloadsOf(journal, 'conversation-compact');
+        assert.ok(compactions.length >= 2, `compacted ${compactions.length} times`);
+        const isStub = (content: string | null) => (content ?? '').startsWith('[Tavern Agent] The result of');
+        const last = h.requests.at(-1)!;
+        const results = last.messages.filter((m) => m.role === 'tool');
+        const whole = results.filter((m) => !isStub(m.content));
+        assert.ok(results.filter((m) => isStub(m.content)).length >= 20, 'the old results are stubs');
+        assert.ok(whole.length >= 4 && whole.slice(-4).every((m) => (m.content ?? '').length > 20_000), 'the last four rounds stay whole');
+        // Every later request starts with the same messages up to its first stub (what the provider caches).
+        const firstStub = (messages: typeof last.messages) => messages.findIndex((m) => m.role === 'tool' && isStub(m.content));
+        const compactedFrom = h.requests.findIndex((request) => firstStub(request.messages) >= 0);
+        const prefix = JSON.stringify(h.requests[compactedFrom]!.messages.slice(0, firstStub(h.requests[compactedFrom]!.messages)));
+        for (const request of h.requests.slice(compactedFrom)) {
+            assert.equal(JSON.stringify(request.messages.slice(0, firstStub(h.requests[compactedFrom]!.messages))), prefix);
+        }
+        // A stub names a visible copy that holds the result the model read.
+        const stub = results.find((m) => isStub(m.content))!;
+        const path = /"path": "([^"]+)"/.exec(stub.content!)![1]!;
+        const original = h.requests[compactedFrom - 1]!.messages.find((m) => m.role === 'tool' && m.tool_call_id === stub.tool_call_id && !isStub(m.content));
+        assert.equal((await h.files('long')).get(path), original?.content);
+        // The tokens sent drop by more than half against no compaction at all.
+        const sent = h.requests.reduce((sum, request) => sum + JSON.stringify(request.messages).length, 0);
+        const plain = longRun();
+        await plain.run(sampleRunInput({ runId: 'long-plain', profile }));
+        const plainSent = plain.requests.reduce((sum, request) => sum + JSON.stringify(request.messages).length, 0);
+        assert.ok(sent < plainSent * 0.4, `${sent} vs ${plainSent}`);
+    });
+
+    it('never stubs a result the model has not answered, and keeps nothing when told to keep no rounds', () => {
+        const conversation = [
+            { role: 'system' as const, content: 's' },
+            { role: 'assistant' as const, content: null },
+            { role: 'tool' as const, content: 'a', tool_call_id: '1' },
+            { role: 'assistant' as const, content: null },
+            { role: 'tool' as const, content: 'b', tool_call_id: '2' },
+        ];
+        const results = new Map([[2, { callId: 'call-1', name: 'x' }], [4, { callId: 'call-2', name: 'x' }]]);
+        assert.deepEqual(compactable({ conversation, results }, 0), [2]);
+        assert.deepEqual(compactable({ conversation, results }, 1), [2]);
+        assert.deepEqual(compactable({ conversation, results }, 2), []);
+    });
+});

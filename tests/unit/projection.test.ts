@@ -148,6 +148,18 @@ describe('the conversation is a projection of the journal', () => {
         for (const event of await failed.journal('failed')) seen.add(event.type);
     });
 
+    it('a compacted run (issue 38 §3): stubs come back in the same places', async () => {
+        const big = 'A line of notes that goes on for a while.\n'.repeat(200);
+        const script = [toolTurn(rawCall('w', 'workspace_write_file', { path: 'scratch/big.md', content: big }))];
+        for (let round = 0; round < 8; round += 1) script.push(toolTurn(rawCall(`r${round}`, 'workspace_read_file', { path: 'scratch/big.md' })));
+        script.push(toolTurn(rawCall('m', 'workspace_write_file', { path: 'output/main.md', content: 'Done.' }), rawCall('c', 'workspace_commit', {}), rawCall('f', 'workspace_finish', {})));
+        const h = runHarness({ script });
+        const profile: Profile = { ...WRITER_PROFILE, compaction: { threshold: 0.5, keepRecentRounds: 2 } };
+        assert.equal((await h.run(sampleRunInput({ runId: 'compacted', profile, contextSize: 16_000 }), profile)).state, 'completed');
+        assert.ok((await h.journal('compacted')).some((event) => event.type === 'conversation-compact'));
+        await assertRebuildsLive(h.storage, 'compacted', h.requests);
+    });
+
     it('a continued run (issue 38 §5): the requests after its Continue are what the journal rebuilds', async () => {
         const writer: Profile = { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 2 } };
         const h = runHarness({

@@ -50,6 +50,8 @@ export interface AgentTrack {
     readonly loop: LoopState;
     readonly budget: Budget;
     open: OpenTurn | null;
+    /** Tool results in the conversation not compacted yet, by their index in it: the call and the tool's name. */
+    readonly results: Map<number, { callId: string; name: string }>;
     /** The agent's plan as its last plan.update left it (null before one): shown to the model each turn. */
     plan: PlanItem[] | null;
 }
@@ -61,5 +63,5 @@ export function newLoopState(): LoopState {
 }
 
 export function newTrack(agentKey: string, budget: Budget, maxToolReminders: number, start: WireMessage[]): AgentTrack {
-    return { agentKey, inTask: agentKey !== ROOT_AGENT_KEY, maxToolReminders, conversation: start, loop: newLoopState(), budget, open: null, plan: null };
+    return { agentKey, inTask: agentKey !== ROOT_AGENT_KEY, maxToolReminders, conversation: start, loop: newLoopState(), budget, open: null, plan: null, results: new Map() };
 }

@@ -48,6 +48,8 @@ export interface StContext {
     eventTypes: Record<string, string>;
     getCurrentChatId(): string | undefined;
     mainApi: string;
+    /** The Text Completion context size (Chat Completion keeps its own in oai_settings.openai_max_context). */
+    maxContext?: number;
     extensionSettings: Record<string, unknown>;
     saveSettingsDebounced(): void;
     ConnectionManagerRequestService: {

@@ -55,6 +55,10 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${text('message')}`, tone: 'error' };
         case 'run-resume':
             return { icon: 'fa-play', title: t`Resumed`, detail: `${text('events')} ${t`journaled events kept`}`, tone: 'info' };
+        case 'conversation-compact': {
+            const stubs = Array.isArray(p.stubs) ? p.stubs.length : 0;
+            return { icon: 'fa-compress', title: t`Old tool results compacted`, detail: `${stubs} · ~${formatCount(Number(p.tokens))} / ${formatCount(Number(p.limit))} ${t`tokens`}`, tone: 'info' };
+        }
         case 'run-continue':
             return { icon: 'fa-forward', title: t`Continued with more rounds`, detail: `+${text('rounds')}`, tone: 'info' };
         case 'run-cancel':

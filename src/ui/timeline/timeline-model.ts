@@ -21,6 +21,7 @@ const NOTE_TONES: Record<string, NoteTone> = {
     'task-inject': 'info',
     'run-resume': 'info',
     'run-continue': 'info',
+    'conversation-compact': 'info',
 };
 
 export function emptySummary(runId: string): RunSummary {
