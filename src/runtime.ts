@@ -28,6 +28,7 @@ import { getEngine, onEngineCrash } from './host/worker/worker-client';
 import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/settings/storage-settings';
 import { activeRun, cancelActiveRun, guideActiveRun } from './host/run/active-run';
 import { continueRun, resumeRun } from './host/run/resume-run';
+import { countTokens } from './host/model/count-tokens';
 import { createTurnTakeover } from './host/pipeline/turn-takeover';
 import { watchReplies } from './host/pipeline/after-phase';
 import { remoteRun, watchOtherTabs } from './host/run/live-view';
@@ -82,6 +83,7 @@ export function startRuntime(shell: Shell): Runtime {
             replaceReply: replaceReplyWithCheckpoint,
             resume: (runId) => resumeRun(runId),
             continueRun: (runId, rounds) => continueRun(runId, rounds),
+            countTokens,
             async setProfile(profileId) {
                 await setChatProfile(profileId);
                 notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again

@@ -30,7 +30,17 @@ export type WrapUpReason = z.infer<typeof WrapUpReasonSchema>;
 export const EVENT_PAYLOAD_SCHEMAS = {
     'run-create': z.object({ chatKey: text, chatId: text, profileId: text, generationType: text, foreground: z.boolean() }),
     'run-state': z.object({ from: RunStateSchema.nullable(), to: RunStateSchema }),
-    'model-request': z.object({ round: count, messageCount: count, tools: z.array(text), wrapUp: z.boolean() }),
+    /**
+     * `request`: what was sent (issue 38 §1), by the content-addressed parts stored under request-parts/ (new
+     * ones with this event): its messages in order, then its tool definitions. Absent in journals from before.
+     */
+    'model-request': z.object({
+        round: count,
+        messageCount: count,
+        tools: z.array(text),
+        wrapUp: z.boolean(),
+        request: z.object({ parts: z.array(text), tools: text }).optional(),
+    }),
     'model-retry': z.object({ round: count, attempt: count, delayMs: z.number(), status: z.number().nullable(), message: text }),
     'model-response': z.object({
         round: count,

@@ -206,3 +206,53 @@ test('a 30-round run with 20 KB results and a small threshold: stubs for old res
     await page.locator('.tavern-agent__event[data-event-type="conversation-compact"]').first().waitFor();
     await page.context().close();
 });
+
+test("a turn's Request view holds the tool definitions and the chat text the mock received, and the sizes add up", async () => {
+    const page = await openAgentChat(session, { reuse: true });
+    session.mock.enqueue(
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'Inspected.' })),
+        calls(call('workspace_commit', {}), call('workspace_finish', {})),
+    );
+    await sendMessage(page, 'Show me what the model saw, please.');
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor();
+    const received = session.mock.generations();
+    const row = page.locator('.tavern-agent__event[data-kind="model"]').nth(1);
+    await row.locator('.tavern-agent__row-toggle').click();
+    await row.locator('[data-testid="model-request"] > summary').click();
+    const sizes = row.locator('[data-testid="request-sizes"]');
+    await sizes.waitFor();
+    // The tool definitions, by name and in order, as the mock got them.
+    const tools = (received[1]!.body as { tools: Array<{ function: { name: string } }> }).tools.map((tool) => tool.function.name);
+    assert.deepEqual(await row.locator('[data-testid="request-tools"] [data-tool]').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool'))), tools);
+    // The messages, in order: every text the mock received is there, the user's chat text among them.
+    const shown = await row.locator('[data-testid="request-messages"] > li').evaluateAll((items) => items.map((item) => ({ role: item.getAttribute('data-role'), text: item.querySelector('pre')!.textContent ?? '' })));
+    const sent = messagesOf(received[1]!);
+    assert.equal(shown.length, sent.length);
+    sent.forEach((message, i) => {
+        assert.equal(shown[i]!.role, message.role);
+        if (typeof message.content === 'string' && message.content) assert.ok(shown[i]!.text.startsWith(message.content), `message ${i} (${message.role})`);
+    });
+    assert.ok(shown.some((m) => m.role === 'user' && m.text.includes('Show me what the model saw, please.')));
+    // Sizes by kind add up to the total, in tokens from SillyTavern's tokenizer.
+    assert.equal(await sizes.getAttribute('data-unit'), 'tokens');
+    const parts = await sizes.locator('[data-part-kind]').evaluateAll((items) => items.map((item) => [item.getAttribute('data-part-kind'), Number(item.getAttribute('data-size'))] as const));
+    assert.deepEqual(parts.map(([kind]) => kind).filter((kind) => ['system', 'chat', 'tool-definitions', 'tool-results', 'agent'].includes(kind!)), ['system', 'chat', 'tool-definitions', 'tool-results', 'agent']);
+    assert.equal(parts.reduce((sum, [, size]) => sum + size, 0), Number(await sizes.getAttribute('data-total')));
+    assert.ok(parts.every(([, size]) => size > 0));
+    // The copy holds the same request.
+    await page.evaluate(() => {
+        (globalThis as { copied?: string }).copied = '';
+        navigator.clipboard.writeText = async (text: string) => void ((globalThis as { copied?: string }).copied = text);
+    });
+    await row.locator('[data-action="copy-request"]').click();
+    const copied = JSON.parse(await page.evaluate(() => (globalThis as { copied?: string }).copied ?? '')) as { messages: unknown[]; tools: Array<{ function: { name: string } }> };
+    assert.equal(copied.messages.length, sent.length);
+    assert.deepEqual(copied.tools.map((tool) => tool.function.name), tools);
+    // Exports carry the parts (repeated ones once).
+    const exported = await page.evaluate(async () => {
+        const runs = await TavernAgent!.runs();
+        const files = await TavernAgent!.files(runs.at(-1)!.runId);
+        return files.filter((path) => path.startsWith('request-parts/'));
+    });
+    assert.ok(exported.length >= sent.length, `${exported.length} parts`);
+});

@@ -167,6 +167,15 @@ describe('compaction', () => {
         const path = /"path": "([^"]+)"/.exec(stub.content!)![1]!;
         const original = h.requests[compactedFrom - 1]!.messages.find((m) => m.role === 'tool' && m.tool_call_id === stub.tool_call_id && !isStub(m.content));
         assert.equal((await h.files('long')).get(path), original?.content);
+        // What each request sent is kept as content-addressed parts: repeated ones stored once.
+        const requested = payloadsOf(journal, 'model-request');
+        const named = requested.flatMap((p) => [...p.request!.parts, p.request!.tools]);
+        const stored = [...(await h.files('long')).keys()].filter((file) => file.startsWith('request-parts/'));
+        assert.deepEqual(new Set(stored), new Set(named.map((hash) => `request-parts/${hash}.json`)));
+        assert.ok(stored.length < named.length / 5, `${stored.length} parts stored for ${named.length} named`);
+        const lastParts = requested.at(-1)!.request!.parts;
+        const files = await h.files('long');
+        assert.deepEqual(lastParts.map((hash) => (JSON.parse(files.get(`request-parts/${hash}.json`)!) as { message: unknown }).message), last.messages);
         // The tokens sent drop by more than half against no compaction at all.
         const sent = h.requests.reduce((sum, request) => sum + JSON.stringify(request.messages).length, 0);
         const plain = longRun();

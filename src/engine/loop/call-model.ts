@@ -8,6 +8,7 @@ import { decodeModelResponse } from '../model/decode';
 import { requestWithRetry } from './model-retry';
 import { conversationMessages, noteConversationReply } from './conversation-sync';
 import { requestTail } from './request-tail';
+import { recordRequest } from './request-record';
 
 const pad = (n: number) => String(n).padStart(3, '0');
 
@@ -86,7 +87,8 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     // so a retry's event follows it.
     // The response is journaled only once this write has landed (`await requested` below, and the journal
     // writes in order), so the journal never holds a response without its request.
-    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping });
+    const { request, files } = recordRequest(agent, tail.length ? conversation.concat(tail) : conversation, tools);
+    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping, request }, { files });
     // Awaited below; until then a failed write must not surface as an unhandled rejection.
     requested.catch(() => undefined);
     const reply = await replied;

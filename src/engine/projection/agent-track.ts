@@ -47,6 +47,8 @@ export interface AgentTrack {
     readonly inTask: boolean;
     readonly maxToolReminders: number;
     readonly conversation: WireMessage[];
+    /** How many of its first messages are its starting context (instructions and SillyTavern's prompt). */
+    readonly startLength: number;
     readonly loop: LoopState;
     readonly budget: Budget;
     open: OpenTurn | null;
@@ -63,5 +65,5 @@ export function newLoopState(): LoopState {
 }
 
 export function newTrack(agentKey: string, budget: Budget, maxToolReminders: number, start: WireMessage[]): AgentTrack {
-    return { agentKey, inTask: agentKey !== ROOT_AGENT_KEY, maxToolReminders, conversation: start, loop: newLoopState(), budget, open: null, plan: null, results: new Map() };
+    return { agentKey, inTask: agentKey !== ROOT_AGENT_KEY, maxToolReminders, conversation: start, startLength: start.length, loop: newLoopState(), budget, open: null, plan: null, results: new Map() };
 }

@@ -7,6 +7,7 @@ import { commitDraftText, copyText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import type { NestedRows, RowContext } from './row-context';
 import { useRunFile, type Loaded } from './use-run-data';
+import { RequestView } from './request-view';
 
 /** The opened row: everything the step recorded. All of it is text from models, tools and chats: shown, never parsed as HTML. */
 
@@ -46,7 +47,7 @@ function CopyButton({ text }: { text: () => string }) {
     );
 }
 
-function ModelDetail({ row }: { row: ModelRow }) {
+function ModelDetail({ row, runId }: { row: ModelRow; runId: string }) {
     const tokens = row.usage ? `${formatCount(row.usage.input)} ${t`in`} · ${formatCount(row.usage.output)} ${t`out`}` : '';
     const calls = row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ');
     return (
@@ -59,6 +60,7 @@ function ModelDetail({ row }: { row: ModelRow }) {
                     <pre class="tavern-agent__text">{row.reasoning}</pre>
                 </details>
             ) : null}
+            {row.request ? <RequestView runId={runId} request={row.request} /> : null}
             <div class="tavern-agent__toolbar">
                 <CopyButton text={() => [row.text, row.reasoning ? `\n[${t`Reasoning`}]\n${row.reasoning}` : '', calls ? `\n[${t`Tool calls`}] ${calls}` : ''].join('\n').trim()} />
             </div>
@@ -157,7 +159,7 @@ function NoteDetail({ row }: { row: NoteRow }) {
 export function RowDetail({ row, ctx, nestedRows }: { row: TimelineRow; ctx: RowContext; nestedRows: NestedRows }) {
     switch (row.kind) {
         case 'model':
-            return <ModelDetail row={row} />;
+            return <ModelDetail row={row} runId={ctx.model.runId} />;
         case 'tool':
             return <ToolDetail row={row} ctx={ctx} nestedRows={nestedRows} />;
         case 'file':

@@ -2,6 +2,7 @@ import type { TaskStatus } from '../../contract/events';
 import type { TokenUsage } from '../../contract/model';
 import type { SkillScope } from '../../contract/skills';
 import type { PlanItem } from '../../contract/plan';
+import type { RequestRef } from '../../contract/request-parts';
 
 /**
  * The rows the timeline draws: projections of journal events. A row object is never changed after it is
@@ -35,6 +36,8 @@ export interface ModelRow extends RowBase {
     stored: string | null;
     /** The turn's cost at its profile's prices; null when unpriced (issue 38 §2). */
     cost: number | null;
+    /** What the model was sent, by its stored parts (issue 38 §1); null in journals from before. */
+    request: RequestRef | null;
 }
 
 /** A workspace change: a write, a patch, the model's plain text, or a restored checkpoint. */

@@ -183,7 +183,7 @@ export class TimelineModel {
                 const p = event.payload;
                 const row: ModelRow = {
                     kind: 'model', key: `m${event.seq}`, eventType: event.type, at: event.at, round: p.round, wrapUp: p.wrapUp, status: 'running',
-                    durationMs: null, usage: null, text: '', reasoning: '', toolCalls: [], finishReason: null, stored: null, cost: null,
+                    durationMs: null, usage: null, text: '', reasoning: '', toolCalls: [], finishReason: null, stored: null, cost: null, request: p.request ?? null,
                 };
                 this.currentModel = row.key;
                 this.push(row);
@@ -317,7 +317,7 @@ export class TimelineModel {
             toolCalls: p.toolCalls, finishReason: p.finishReason, stored: p.stored, cost: p.cost ?? null,
         };
         if (this.currentModel && this.positions.has(this.currentModel)) this.update<ModelRow>(this.currentModel, patch);
-        else this.push({ kind: 'model', key: `m${event.seq}`, at: event.at, round: p.round, wrapUp: false, ...(patch as Omit<ModelRow, 'kind' | 'key' | 'at' | 'round' | 'wrapUp'>) });
+        else this.push({ kind: 'model', key: `m${event.seq}`, at: event.at, round: p.round, wrapUp: false, request: null, ...(patch as Omit<ModelRow, 'kind' | 'key' | 'at' | 'round' | 'wrapUp' | 'request'>) });
         this.currentModel = null;
         // The calls the model asked for are listed at once, pending, in the order they will run.
         for (const call of p.toolCalls) this.callKey(call.id, call.name, event.at, true);
