@@ -27,7 +27,9 @@ export async function compactConversation(agent: AgentInvocation): Promise<void>
         return { index, callId, name, path: `${root}/compacted/${callId}.txt` };
     });
     const files = stubs.map((stub) => agent.workspace.keep(stub.path, track.conversation[stub.index]!.content ?? ''));
-    await agent.journal.append('conversation-compact', { stubs, tokens, limit }, { files });
+    // Stored with the model request that follows, in its transaction: a request has no side effects, so one
+    // cut off before this lands is sent again on resume as it was before, uncompacted, and nothing is lost.
+    void agent.journal.append('conversation-compact', { stubs, tokens, limit }, { files }, { defer: true });
 }
 
 /**
