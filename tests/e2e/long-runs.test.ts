@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { sendMessage, waitForSillyTavernReady } from '../harness/browser';
-import { call, calls, chatLines, openAgentChat } from '../harness/agent';
+import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
+import { agentOn, call, calls, chatLines, openAgentChat } from '../harness/agent';
 import type { RecordedRequest } from '../harness/mock-model';
-import { REPO_ROOT, startTavernSession, type TavernSession } from '../harness/tavern';
+import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 
 const artifacts = path.join(REPO_ROOT, 'test-results');
@@ -256,3 +256,66 @@ test("a turn's Request view holds the tool definitions and the chat text the moc
     });
     assert.ok(exported.length >= sent.length, `${exported.length} parts`);
 });
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+test('screenshots at 1280 and 390 px, English and Chinese: the plan, the cost, Continue and an opened Request', async () => {
+    for (const language of ['en', 'zh-cn']) {
+        const { page } = await session.open(DESKTOP);
+        const pageErrors: string[] = [];
+        page.on('pageerror', (error) => pageErrors.push(error.message));
+        if (language !== 'en') {
+            await page.evaluate((code) => localStorage.setItem('language', code), language);
+            await page.reload({ waitUntil: 'domcontentloaded' });
+            await waitForSillyTavernReady(page);
+        }
+        const chat = await openAgentChatOn(page);
+        await useWriter(chat, { ...WRITER_PROFILE, pricing: { input: 3, output: 15 }, tools: { ...WRITER_PROFILE.tools, maxRounds: 3 } });
+        session.mock.enqueue(
+            { usage: { input: 1800, output: 120 }, ...calls(call('plan_update', { items: PLAN_2 })) },
+            { usage: { input: 2100, output: 400 }, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The first part of a long story.' })) },
+            { usage: { input: 2300, output: 60 }, ...calls(call('workspace_list_files', {})) },
+            { usage: { input: 2400, output: 40 }, ...calls(call('workspace_commit', {})) },
+        );
+        await sendMessage(chat, language === 'en' ? 'Tell a long story.' : '讲一个长故事。');
+        await chat.locator('.tavern-agent__run[data-run-state="completed"]').waitFor();
+        await chat.locator('[data-testid="run-continue"]').waitFor();
+        const first = chat.locator('.tavern-agent__event[data-kind="model"]').first();
+        await first.locator('.tavern-agent__row-toggle').click();
+        await first.locator('[data-testid="model-request"] > summary').click();
+        await first.locator('[data-testid="request-sizes"]').waitFor();
+        if (language !== 'en') {
+            await chat.locator('[data-testid="run-plan"] summary', { hasText: '计划' }).waitFor();
+            assert.match(await chat.locator('[data-testid="run-continue"] [data-action="continue"]').innerText(), /继续 3 轮/);
+        }
+        for (const [viewport, size] of [[DESKTOP, '1280'], [PHONE, '390']] as const) {
+            await chat.setViewportSize(viewport);
+            await chat.evaluate(() => document.querySelectorAll('#toast-container').forEach((toasts) => toasts.remove()));
+            await chat.locator('.tavern-agent__run').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+            const wide = await chat.$$eval('aside.tavern-agent *', (elements) =>
+                elements.filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((el) => String(el.className || el.tagName)),
+            );
+            await chat.waitForTimeout(200);
+            await chat.screenshot({ path: path.join(artifacts, `long-runs-${size}-${language}.png`) });
+            assert.deepEqual(wide, [], `${language} ${size}: nothing sticks out of the screen`);
+            await first.locator('[data-testid="model-request"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+            await chat.waitForTimeout(200);
+            await chat.screenshot({ path: path.join(artifacts, `long-runs-request-${size}-${language}.png`) });
+        }
+        assert.deepEqual(pageErrors, []);
+        await chat.context().close();
+    }
+});
+
+/** openAgentChat's steps on a page already open (here: in a chosen language). */
+async function openAgentChatOn(page: Page): Promise<Page> {
+    await waitForExtension(page);
+    await openCharacter(page);
+    await slash(page, '/newchat');
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
+    await agentOn(page);
+    await page.click('#tavern_agent_button .drawer-icon');
+    session.mock.reset();
+    return page;
+}

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ModelRequest } from '../../src/contract/model';
 import { planNote } from '../../src/contract/plan';
-import { WRITER_PROFILE } from '../../src/contract/profile';
+import { BUILT_IN_PROFILES, WRITER_PROFILE } from '../../src/contract/profile';
+import { exportProfiles, parseProfile } from '../../src/contract/profile-migrations';
+import { addUsage, costOf } from '../../src/contract/usage';
 import { payloadsOf, rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
 import { planContinue } from '../../src/engine/run/resume-plan';
@@ -196,5 +198,31 @@ describe('compaction', () => {
         assert.deepEqual(compactable({ conversation, results }, 0), [2]);
         assert.deepEqual(compactable({ conversation, results }, 1), [2]);
         assert.deepEqual(compactable({ conversation, results }, 2), []);
+    });
+});
+
+describe('pricing and compaction in profiles', () => {
+    it('are null and the defaults in the built-ins, filled in for profiles stored before them, and always exported', () => {
+        for (const profile of BUILT_IN_PROFILES) {
+            assert.equal(profile.pricing, null, profile.id);
+            assert.deepEqual(profile.compaction, { threshold: 0.6, keepRecentRounds: 4 }, profile.id);
+        }
+        const { pricing: _pricing, compaction: _compaction, ...old } = WRITER_PROFILE;
+        const parsed = parseProfile({ ...old, id: 'old-writer' });
+        assert.ok(parsed.ok);
+        const exported = JSON.parse(exportProfiles([parsed.profile])) as { profiles: Array<Record<string, unknown>> };
+        assert.equal(exported.profiles[0]!.pricing, null);
+        assert.deepEqual(exported.profiles[0]!.compaction, { threshold: 0.6, keepRecentRounds: 4 });
+        const priced = parseProfile({ ...WRITER_PROFILE, id: 'priced', pricing: { input: 3, output: null } });
+        assert.ok(priced.ok && priced.profile.pricing?.input === 3 && priced.profile.pricing.output === null);
+        assert.equal(parseProfile({ ...WRITER_PROFILE, id: 'bad', pricing: { input: -1, output: 2 } }).ok, false);
+        assert.equal(parseProfile({ ...WRITER_PROFILE, id: 'bad2', compaction: { threshold: 2, keepRecentRounds: 4 } }).ok, false);
+    });
+
+    it('cost is usage × price per million, and a run total has a cost once any turn was priced', () => {
+        assert.equal(costOf({ input: 1200, output: 300 }, { input: 3, output: 15 }), (1200 * 3 + 300 * 15) / 1e6);
+        assert.equal(costOf({ input: 1200, output: 300 }, null), undefined);
+        assert.equal(costOf({ input: 1200, output: 300 }, { input: null, output: null }), undefined);
+        assert.deepEqual(addUsage(addUsage({ input: 0, output: 0 }, { input: 10, output: 1 }, undefined), { input: 5, output: 5 }, 0.5), { input: 15, output: 6, cost: 0.5 });
     });
 });
