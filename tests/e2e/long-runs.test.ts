@@ -154,6 +154,31 @@ test('a run that hit its budget continues with 5 more rounds and commits again i
     await page.context().close();
 });
 
+test("the profile editor sets a profile's prices and compaction; emptied prices are null again", async () => {
+    const page = await openAgentChat(session);
+    await page.click('#tavern_agent_profiles > summary');
+    await page.click('[data-testid="profile-list"] [data-profile-id="writer"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="profile-form"]')?.getAttribute('data-profile-id') === 'writer');
+    await page.click('[data-testid="profile-long-runs"] > summary');
+    await page.fill('#tavern_agent_profile_pricing_input', '0.15');
+    await page.fill('#tavern_agent_profile_pricing_output', '0.6');
+    await page.fill('#tavern_agent_profile_compaction_threshold', '0.5');
+    await page.fill('#tavern_agent_profile_compaction_keepRecentRounds', '6');
+    await page.click('[data-testid="profile-save"]');
+    const stored = () => page.evaluate(() => (SillyTavern!.getContext().extensionSettings.tavern_agent as { profiles: Record<string, Profile> }).profiles.writer ?? null);
+    await page.waitForFunction(() => (SillyTavern!.getContext().extensionSettings.tavern_agent as { profiles?: Record<string, { pricing?: unknown }> })?.profiles?.writer?.pricing);
+    assert.deepEqual((await stored())?.pricing, { input: 0.15, output: 0.6 });
+    assert.deepEqual((await stored())?.compaction, { threshold: 0.5, keepRecentRounds: 6 });
+    await page.fill('#tavern_agent_profile_pricing_input', '');
+    await page.fill('#tavern_agent_profile_pricing_output', '');
+    await page.click('[data-testid="profile-save"]');
+    await page.waitForFunction(() => (SillyTavern!.getContext().extensionSettings.tavern_agent as { profiles: Record<string, { pricing?: unknown }> }).profiles.writer?.pricing === null);
+    await page.fill('#tavern_agent_profile_compaction_threshold', '2');
+    await page.click('[data-testid="profile-save"]');
+    await page.locator('[data-field="compaction.threshold"] [data-testid="field-error"]').waitFor();
+    await page.context().close();
+});
+
 test('a 30-round run with 20 KB results and a small threshold: stubs for old results, whole recent ones, the same prefix, and a stub reads back', async () => {
     const page = await openAgentChat(session);
     await useWriter(page, { ...WRITER_PROFILE, compaction: { threshold: 0.3, keepRecentRounds: 4 } });

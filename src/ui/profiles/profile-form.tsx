@@ -13,6 +13,7 @@ import { ProtocolNote } from './protocol-note';
 import { useState } from 'preact/hooks';
 import { ExtToolFields } from './ext-tool-fields';
 import { BriefFields } from './brief-fields';
+import { LongRunFields } from './long-run-fields';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -156,6 +157,7 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
             </Field>
 
             <BriefFields profile={profile} errors={errors} edit={edit} />
+            <LongRunFields profile={profile} errors={errors} edit={edit} />
 
             <details
                 class="tavern-agent__advanced"
