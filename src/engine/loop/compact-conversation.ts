@@ -11,6 +11,9 @@ import { requestTail } from './request-tail';
  * changes, and what follows changes only when compaction runs again (provider prompt caches keep hitting).
  * Journaled with the copies, so a resume rebuilds the same conversation (apply-event.ts).
  */
+/** Where the copies of compacted results go: the first of these roots the agent can see. */
+const COPY_ROOTS = ['scratch', 'summaries', 'plan', 'output'] as const;
+
 export async function compactConversation(agent: AgentInvocation): Promise<void> {
     const contextSize = agent.input.contextSize;
     if (!contextSize) return;
@@ -21,7 +24,9 @@ export async function compactConversation(agent: AgentInvocation): Promise<void>
     if (tokens <= limit) return;
     const indexes = compactable(track, profile.compaction.keepRecentRounds);
     if (indexes.length === 0) return;
-    const root = agent.workspace.policy.visible.includes('scratch') ? 'scratch' : agent.workspace.policy.visible[0]!;
+    // Never persist/: the copies would become the chat's memory when the run finishes.
+    const root = COPY_ROOTS.find((candidate) => agent.workspace.policy.visible.includes(candidate));
+    if (!root) return;
     const stubs = indexes.map((index) => {
         const { callId, name } = track.results.get(index)!;
         return { index, callId, name, path: `${root}/compacted/${callId}.txt` };
