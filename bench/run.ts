@@ -23,8 +23,9 @@ import { workerHeap } from './worker-heap';
 import { bigChatSend } from './big-chat-send';
 import { pipelineTurn } from './pipeline-turn';
 import { scripts } from './scripts';
+import { longRuns } from './long-runs';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts, longRuns];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

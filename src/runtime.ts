@@ -27,7 +27,8 @@ import { skillOwners } from './host/skills/skill-owners';
 import { getEngine, onEngineCrash } from './host/worker/worker-client';
 import { requestPersistentStorage, retentionSettings, saveRetentionSettings } from './host/settings/storage-settings';
 import { activeRun, cancelActiveRun, guideActiveRun } from './host/run/active-run';
-import { resumeRun } from './host/run/resume-run';
+import { continueRun, resumeRun } from './host/run/resume-run';
+import { countTokens } from './host/model/count-tokens';
 import { createTurnTakeover } from './host/pipeline/turn-takeover';
 import { watchReplies } from './host/pipeline/after-phase';
 import { watchState } from './host/state/state-watch';
@@ -82,6 +83,8 @@ export function startRuntime(shell: Shell): Runtime {
             replyPlace,
             replaceReply: replaceReplyWithCheckpoint,
             resume: (runId) => resumeRun(runId),
+            continueRun: (runId, rounds) => continueRun(runId, rounds),
+            countTokens,
             async setProfile(profileId) {
                 await setChatProfile(profileId);
                 notifyAgentModeChange(); // also when the save failed: the panel shows the stored choice again

@@ -66,6 +66,11 @@ export interface TavernAgentRunInfo {
     state: TavernAgentRunState;
     profileId: string;
     createdAt: number;
+    /**
+     * Tokens of all the run's model turns, its sub-agents' included; `cost` (at the profiles' `pricing`, per
+     * million tokens) is present when a profile of the run has prices.
+     */
+    usage: { input: number; output: number; cost?: number };
 }
 
 /** How a resumed run ended. */
@@ -131,6 +136,13 @@ export interface TavernAgentApi {
      * `run.inputs_missing`, `run.chat_moved`, `run.chat_busy`.
      */
     resume(runId: string): Promise<TavernAgentRunOutcome>;
+    /**
+     * Gives a run of the open chat that ended on its budget (`run.budget_exhausted`, or a wrap-up turn that
+     * committed) `rounds` more model turns (its profile's round budget when absent, at most 200): the same run
+     * goes on from its journal and commits into the same reply. Resolves when it ends. Rejects with a code:
+     * `run.not_continuable`, `run.chat_moved` (the chat has a newer message than its reply), `run.chat_busy`.
+     */
+    continueRun(runId: string, rounds?: number): Promise<TavernAgentRunOutcome>;
     readonly skills: TavernAgentSkillsApi;
     /** The open chat's pipeline: `pipeline.get()`, `pipeline.set({ before: 'director', reply: 'sillytavern' })`. */
     readonly pipeline: TavernAgentPipelineApi;

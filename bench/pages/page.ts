@@ -211,6 +211,7 @@ const benchPage = {
     resumeTiming: (cutAfter: number | null) => worker.resumeTiming(cutAfter),
     scriptStarts: (warm: number) => withLongTasks(() => worker.scriptStarts(warm)),
     tallyTwoWays: (searches: number) => withLongTasks(() => tallyTwoWays(searches)),
+    compactionRun: (opts: Parameters<WorkerBench['compactionRun']>[0]) => worker.compactionRun(opts),
 };
 
 export type BenchPage = typeof benchPage;

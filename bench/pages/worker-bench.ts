@@ -29,6 +29,7 @@ import { skillSearchTool } from '../../src/tools/skill/search';
 import { cutAndResume, referenceRun } from '../../tests/fixtures/reliability';
 import { SCRIPT_LIMITS, type SkillScriptRequest } from '../../src/contract/scripts';
 import { workerSandboxPool } from '../../src/engine/scripts/sandbox-pool';
+import { compactionRun } from './long-run-bench';
 
 function utf8Bytes(text: string | null): number {
     return text === null ? 0 : new TextEncoder().encode(text).length;
@@ -584,6 +585,7 @@ export const workerBench = {
     skillZip,
     scriptStarts,
     tallyScripts,
+    compactionRun,
 };
 
 export type WorkerBench = typeof workerBench;

@@ -151,6 +151,8 @@ export const WIRE_ERROR_CODES = [
     'run.chat_moved',
     'run.chat_busy',
     'run.none_interrupted',
+    /** Continue (issue 38 §5) of a run that neither ran out of its budget nor is the chat's to go on with. */
+    'run.not_continuable',
     'host.engine_crashed',
     'run.fix_not_agent_reply',
     'run.fix_message_not_found',

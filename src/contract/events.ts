@@ -4,6 +4,7 @@ import { JournalEventSchema, RECORD_VERSION, RunStateSchema, WorkspaceFileSchema
 import { SkillScopeSchema } from './skills';
 import { LoreDecisionSchema, LoreProposalSchema } from './lore';
 import { StateChangeSchema } from './state';
+import { PlanItemSchema } from './plan';
 
 /**
  * The journal's events (noun-then-verb) and their payloads, as zod schemas: the one source of their types.
@@ -30,7 +31,17 @@ export type WrapUpReason = z.infer<typeof WrapUpReasonSchema>;
 export const EVENT_PAYLOAD_SCHEMAS = {
     'run-create': z.object({ chatKey: text, chatId: text, profileId: text, generationType: text, foreground: z.boolean() }),
     'run-state': z.object({ from: RunStateSchema.nullable(), to: RunStateSchema }),
-    'model-request': z.object({ round: count, messageCount: count, tools: z.array(text), wrapUp: z.boolean() }),
+    /**
+     * `request`: what was sent (issue 38 §1), by the content-addressed parts stored under request-parts/ (new
+     * ones with this event): its messages in order, then its tool definitions. Absent in journals from before.
+     */
+    'model-request': z.object({
+        round: count,
+        messageCount: count,
+        tools: z.array(text),
+        wrapUp: z.boolean(),
+        request: z.object({ parts: z.array(text), tools: text }).optional(),
+    }),
     'model-retry': z.object({ round: count, attempt: count, delayMs: z.number(), status: z.number().nullable(), message: text }),
     'model-response': z.object({
         round: count,
@@ -44,6 +55,8 @@ export const EVENT_PAYLOAD_SCHEMAS = {
         stored: text,
         /** Text protocol only: what the reader repaired in the model's calls (SPEC §9). */
         repairs: z.array(text).optional(),
+        /** The turn's cost at its agent's profile prices (issue 38 §2); absent when the profile prices nothing. */
+        cost: z.number().nonnegative().optional(),
     }),
     'model-reminder': z.object({ round: count, attempt: count, savedTo: text }),
     /** The agent's frozen skill set (SPEC §6), as resolved by scope and its profile's visible/deny. */
@@ -78,7 +91,8 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     'patch-apply': z.object({ path: text, replacements: count, version: count }),
     /** `kind` says what made it; checkpoints journaled before it existed get theirs from the events around them. */
     checkpoint: z.object({ seq: count, path: text, version: count, full: z.boolean(), kind: CheckpointKindSchema.optional() }),
-    'budget-wrap-up': z.object({ reason: WrapUpReasonSchema, rounds: count, calls: count }),
+    /** `maxRounds`: the profile's round budget, which a Continue offers again (absent in journals from before). */
+    'budget-wrap-up': z.object({ reason: WrapUpReasonSchema, rounds: count, calls: count, maxRounds: count.optional() }),
     commit: z.object({ path: text, mode: z.enum(['replace', 'append']), messageId: z.number().int(), chars: count, reason: nullableText }),
     'persist-promote': z.object({ files: count }),
     /**
@@ -134,6 +148,11 @@ export const EVENT_PAYLOAD_SCHEMAS = {
      * note the model read (absent in journals written before resume could rebuild it).
      */
     'task-inject': z.object({ taskIds: z.array(text), message: text.optional() }),
+    /**
+     * A run that ran out of its budget goes on, as the same run, with `rounds` more model turns (issue 38 §5):
+     * its loop starts again, told so, with a fresh allowance of rounds and calls.
+     */
+    'run-continue': z.object({ from: RunStateSchema, rounds: count, events: count }),
     /** An interrupted run goes on from its journal (`events` journaled before this one). */
     'run-resume': z.object({ from: RunStateSchema, events: count }),
     /** A checkpoint's text written back as the file's current version, from the timeline. */
@@ -153,6 +172,18 @@ export const EVENT_PAYLOAD_SCHEMAS = {
      * last commit or by a keeper, when the run completed. `changes`: how many staged changes it includes.
      */
     'state-write': z.object({ changes: count, messageId: z.number().int().nullable(), scopes: z.array(text), error: nullableText.optional() }),
+    /**
+     * Old tool results replaced by one-line stubs (issue 38 §3): each by its place in the agent's conversation,
+     * the call it answered, and the visible copy (`path`, stored with this event) the agent can read again.
+     * `tokens` is the request's estimated size that passed `limit`.
+     */
+    'conversation-compact': z.object({
+        stubs: z.array(z.object({ index: count, callId: text, name: text, path: text })),
+        tokens: count,
+        limit: count,
+    }),
+    /** The agent's plan, replaced whole by plan.update (issue 38 §4): the timeline's checklist, the note of each turn. */
+    'plan-update': z.object({ items: z.array(PlanItemSchema) }),
 } as const;
 
 export type EventType = keyof typeof EVENT_PAYLOAD_SCHEMAS;

@@ -13,6 +13,9 @@ export const PROFILE_VERSION = 3;
  */
 export const RESERVED_PROFILE_IDS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 
+/** Compaction as the built-ins and profiles without their own have it (issue 38 §3). */
+export const DEFAULT_COMPACTION = { threshold: 0.6, keepRecentRounds: 4 } as const;
+
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
     .string()
@@ -126,6 +129,18 @@ export const ProfileSchema = z
          * stored before it load unchanged.
          */
         scripts: ScriptsSettingSchema.default('skills'),
+        /**
+         * Price per million input and output tokens (issue 38 §2), for the cost the panel and `runs()` show;
+         * null: not priced. Defaulted, so profiles stored before it load unchanged; always present once parsed.
+         */
+        pricing: z.object({ input: z.number().nonnegative().max(1_000_000).nullable(), output: z.number().nonnegative().max(1_000_000).nullable() }).nullable().default(null),
+        /**
+         * Compaction (issue 38 §3): once a request would pass `threshold` of the connection's context size, tool
+         * results older than the last `keepRecentRounds` rounds are replaced by a one-line stub.
+         */
+        compaction: z
+            .object({ threshold: z.number().min(0.05).max(1), keepRecentRounds: z.number().int().min(0).max(100) })
+            .default({ threshold: DEFAULT_COMPACTION.threshold, keepRecentRounds: DEFAULT_COMPACTION.keepRecentRounds }),
     })
     .superRefine((profile, ctx) => {
         for (const root of profile.workspace.writableRoots) {
@@ -158,6 +173,8 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     lore: { editOtherBooks: false },
     brief: { depth: 1, role: 'system', replanOnSwipe: false },
     scripts: 'skills',
+    pricing: null,
+    compaction: { ...DEFAULT_COMPACTION },
 };
 
 export const WRITER_PROFILE: Profile = {
@@ -165,7 +182,7 @@ export const WRITER_PROFILE: Profile = {
     id: 'writer',
     displayName: 'Writer',
     description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'agent.*', 'state.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'agent.*', 'state.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
     scripts: 'all',
 };
@@ -209,7 +226,7 @@ export const GAME_MASTER_PROFILE: Profile = {
     id: 'game-master',
     displayName: 'Game Master',
     description: 'Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'dice.*', 'agent.*', 'state.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'dice.*', 'agent.*', 'state.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
     scripts: 'all',
     systemPrompt:

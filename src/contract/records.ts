@@ -55,6 +55,8 @@ export const RunRecordSchema = z.object({
     turnId: z.string().optional(),
     /** An `after` run: the chat message (index) of the reply it follows. */
     follows: z.number().int().nonnegative().optional(),
+    /** Tokens of every model turn of the run, its sub-agents' included, and their cost when priced (issue 38 §2). */
+    usage: z.object({ input: z.number(), output: z.number(), cost: z.number().optional() }).optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

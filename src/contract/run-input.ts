@@ -79,6 +79,11 @@ export const RunInputSchema = z.object({
     profile: ProfileSchema,
     /** The chat completion source, so responses decode by provider. */
     source: z.string(),
+    /**
+     * The connection's context size in tokens as SillyTavern reports it (its prompt budget), for compaction
+     * (issue 38 §3); absent in runs stored before it, which never compact.
+     */
+    contextSize: z.number().int().positive().optional(),
     retry: z.object({ maxRetries: z.number().int().min(0).max(10), baseDelayMs: z.number().int().min(0) }),
     /** The skills this run may read, resolved by scope and the profile's visible/deny, frozen at start. */
     skills: z.array(RunSkillSchema),

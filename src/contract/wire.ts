@@ -73,6 +73,11 @@ export interface HostBridge {
 }
 
 /** What the page needs to resume a run: where it belongs, what chat it saw, and its profile for routing. */
+/** A Continue instead of a resume: a run that ended on its budget, `rounds` more (its profile's budget when absent). */
+export interface ResumeOptions {
+    continue?: { rounds?: number };
+}
+
 export interface ResumeTicket {
     runId: string;
     profile: Profile;
@@ -116,8 +121,11 @@ export interface RunsApi {
      * its plan for `resumeRun`; the page gets what it needs to check the chat (identity, prefix) and route
      * model calls.
      */
-    prepareResume(runId: string, stored: Record<string, unknown>): Promise<Result<ResumeTicket>>;
-    /** Continues the interrupted run from its journal (after prepareResume), as the chat's only writer. */
+    prepareResume(runId: string, stored: Record<string, unknown>, options?: ResumeOptions): Promise<Result<ResumeTicket>>;
+    /**
+     * Continues the interrupted run from its journal (after prepareResume), as the chat's only writer; with
+     * `continue`, the run that ended on its budget, with more rounds (issue 38 §5).
+     */
     resumeRun(runId: string, host: HostBridge): Promise<Result<RunOutcome>>;
     /** The page saw the worker running `runId` die: marks the run interrupted (resumable). */
     interruptRun(runId: string): Promise<Result<boolean>>;

@@ -3,4 +3,4 @@ export const VISIBLE_ROOTS = ['output', 'scratch', 'plan', 'summaries', 'persist
 export type VisibleRoot = (typeof VISIBLE_ROOTS)[number];
 
 /** Stores the run keeps for itself: shown read-only in the timeline and exports, never to tools. */
-export const HIDDEN_ROOTS = ['input', 'tool-args', 'tool-results', 'model-responses', 'agent-results', 'checkpoints', 'events.jsonl'] as const;
+export const HIDDEN_ROOTS = ['input', 'tool-args', 'tool-results', 'model-responses', 'agent-results', 'checkpoints', 'events.jsonl', 'request-parts'] as const;

@@ -5,6 +5,7 @@ import { RunFiles } from './timeline/files';
 import { RunHistory } from './timeline/history';
 import { RemoteReplies } from './timeline/remote-replies';
 import { RunHeader } from './timeline/run-header';
+import { PlanChecklist } from './timeline/plan-view';
 import type { RowContext } from './timeline/row-context';
 import { RowView } from './timeline/row-view';
 import { END_STATES, type TimelineRow } from './timeline/rows';
@@ -60,6 +61,7 @@ export function RunView() {
             <TurnStrip runId={model.runId} />
             <div class="tavern-agent__run" data-run-id={model.runId} data-run-state={summary.state} data-source={viewed.source}>
                 <RunHeader summary={summary} source={viewed.source} />
+                {summary.plan && summary.plan.length > 0 ? <PlanChecklist items={summary.plan} /> : null}
                 {error ? <p class="tavern-agent__error">{error}</p> : null}
                 <ExtToolApprovals runId={model.runId} />
                 {model.rows.length === 0 ? (

@@ -63,8 +63,12 @@ export interface PanelServices {
         replyPlace(runId: string, messageId: number | null): ReplyPlace;
         /** Replaces the run's reply (still shown) with a checkpoint's text, through the commit path. */
         replaceReply(runId: string, seq: number): Promise<Result<{ messageId: number }>>;
+        /** Tokens of a text by SillyTavern's tokenizer for the connection; null where it has none (issue 38 §1). */
+        countTokens?(text: string): Promise<number | null>;
         /** Continues an interrupted run from its journal (refused with a reason when the chat moved on). */
         resume?(runId: string): Promise<Result<RunOutcome>>;
+        /** Gives a run that ended on its budget `rounds` more, as the same run (issue 38 §5). */
+        continueRun?(runId: string, rounds: number): Promise<Result<RunOutcome>>;
         /** Sets the open chat's agent profile (chatStatus follows when it is saved). */
         setProfile(profileId: string): Promise<void>;
         /**

@@ -116,6 +116,16 @@ export class Workspace {
         return entry;
     }
 
+    /**
+     * A file the runtime keeps for the agent to read (a compacted tool result's copy, issue 38 §3): current at
+     * once, stored with the event the caller attaches its record to, and with no checkpoint (nobody edited it).
+     */
+    keep(path: string, content: string): WorkspaceFile {
+        const version = (this.files.get(path)?.version ?? 0) + 1;
+        this.files.set(path, { content, version });
+        return this.record(path, content, version);
+    }
+
     /** Files of the hidden stores (tool-args/, tool-results/, model-responses/, input/): stored, never listed. */
     async writeHidden(path: string, content: string): Promise<void> {
         await this.store(path, content, 0);

@@ -13,6 +13,9 @@ import { GuidanceQueue } from '../../src/engine/agents/guidance-queue';
 import { recordLoreDecision } from '../../src/engine/archive/lore-decisions';
 import { listCheckpoints, restoreCheckpoint } from '../../src/engine/archive/run-archive';
 import { rebuildRun } from '../../src/engine/run/resume-run';
+import { requestTail } from '../../src/engine/loop/request-tail';
+import { planContinue } from '../../src/engine/run/resume-plan';
+import { resumeAgent } from '../../src/engine/run/run-lifecycle';
 import { RunSession } from '../../src/engine/run/run-session';
 import { loadStoredInput } from '../../src/engine/run/stored-input';
 import { createMemoryRunStorage, type RunStorage } from '../../src/store/run-storage';
@@ -45,7 +48,8 @@ async function assertRebuildsLive(storage: RunStorage, runId: string, sent: Read
         const agentKey = event.payload.taskId ?? 'root';
         const track = agents.get(agentKey)?.track;
         assert.ok(track, `an agent for ${agentKey}`);
-        if (event.type === 'model-request') rebuilt.set(`${agentKey}:${event.payload.round}`, structuredClone(track.conversation));
+        // The request carries the agent's plan after its conversation (request-tail.ts), from the same track.
+        if (event.type === 'model-request') rebuilt.set(`${agentKey}:${event.payload.round}`, structuredClone(track.conversation.concat(requestTail(track))));
         if (event.type === 'task-end') {
             // What the live sub-agent reported of itself, from its own track.
             const { rounds, calls, tokensIn, tokensOut } = event.payload;
@@ -73,7 +77,7 @@ describe('the conversation is a projection of the journal', () => {
         const guidance = new GuidanceQueue();
         const script: Array<ModelReply | ((request: ModelRequest) => ModelReply | Promise<ModelReply>)> = [
             { ok: false, status: 503, message: 'busy', aborted: false },
-            toolTurn(rawCall('r1', 'workspace_read_file', { path: 'output/none.md' }), rawCall('r2', 'no_such_tool', {}), rawCall('r3', 'workspace_write_file', { path: 'output/main.md', content: 'Draft' }), rawCall('r4', 'workspace_write_file', { path: 'persist/notes.md', content: 'A glade.' }), rawCall('r5', 'script_run', { code: 'return (await tools.chat_search({ query: "glade" })).length > 0;' }), rawCall('r6', 'state_set', { scope: 'chat', path: '/hp', value: 7 })),
+            toolTurn(rawCall('r1', 'workspace_read_file', { path: 'output/none.md' }), rawCall('r2', 'no_such_tool', {}), rawCall('r3', 'workspace_write_file', { path: 'output/main.md', content: 'Draft' }), rawCall('r4', 'workspace_write_file', { path: 'persist/notes.md', content: 'A glade.' }), rawCall('r6', 'plan_update', { items: [{ id: '1', text: 'Write it', status: 'doing' }] }), rawCall('r5', 'script_run', { code: 'return (await tools.chat_search({ query: "glade" })).length > 0;' }), rawCall('r7', 'state_set', { scope: 'chat', path: '/hp', value: 7 })),
             async () => {
                 await guidance.add('Keep it short.');
                 return replyOf(rawResponse('I will write it now.'));
@@ -88,7 +92,7 @@ describe('the conversation is a projection of the journal', () => {
         assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
         // What the reducer put in front of the model (live and rebuilt alike, checked below).
         const last = JSON.stringify(h.requests.at(-1)?.messages);
-        for (const shown of ['Keep it short.', 'reminder 1/2', 'model.response_truncated', 'workspace.file_not_found', 'tool.not_allowed', 'Program result:\\ntrue', '/hp: \\"10\\" → 7']) assert.ok(last.includes(shown), shown);
+        for (const shown of ['Keep it short.', 'reminder 1/2', 'model.response_truncated', 'workspace.file_not_found', 'tool.not_allowed', 'Program result:\\ntrue', 'Your current plan', '/hp: \\"10\\" → 7']) assert.ok(last.includes(shown), shown);
         // After the run: a checkpoint restored from the timeline, the proposal decided in the panel.
         const [first] = await listCheckpoints(h.storage, 'solo');
         assert.ok(first);
@@ -143,6 +147,39 @@ describe('the conversation is a projection of the journal', () => {
         const failed = runHarness({ script: [{ ok: false, status: 400, message: 'bad request', aborted: false }] });
         assert.equal((await failed.run(sampleRunInput({ runId: 'failed', retry: { maxRetries: 0, baseDelayMs: 0 } }))).state, 'failed');
         for (const event of await failed.journal('failed')) seen.add(event.type);
+    });
+
+    it('a compacted run (issue 38 §3): stubs come back in the same places', async () => {
+        const big = 'A line of notes that goes on for a while.\n'.repeat(200);
+        const script = [toolTurn(rawCall('w', 'workspace_write_file', { path: 'scratch/big.md', content: big }))];
+        for (let round = 0; round < 8; round += 1) script.push(toolTurn(rawCall(`r${round}`, 'workspace_read_file', { path: 'scratch/big.md' })));
+        script.push(toolTurn(rawCall('m', 'workspace_write_file', { path: 'output/main.md', content: 'Done.' }), rawCall('c', 'workspace_commit', {}), rawCall('f', 'workspace_finish', {})));
+        const h = runHarness({ script });
+        const profile: Profile = { ...WRITER_PROFILE, compaction: { threshold: 0.5, keepRecentRounds: 2 } };
+        assert.equal((await h.run(sampleRunInput({ runId: 'compacted', profile, contextSize: 16_000 }), profile)).state, 'completed');
+        assert.ok((await h.journal('compacted')).some((event) => event.type === 'conversation-compact'));
+        await assertRebuildsLive(h.storage, 'compacted', h.requests);
+    });
+
+    it('a continued run (issue 38 §5): the requests after its Continue are what the journal rebuilds', async () => {
+        const writer: Profile = { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 2 } };
+        const h = runHarness({
+            script: [
+                toolTurn(rawCall('w1', 'workspace_write_file', { path: 'output/main.md', content: 'One.' }), rawCall('p1', 'plan_update', { items: [{ id: '1', text: 'Two', status: 'pending' }] })),
+                toolTurn(rawCall('l1', 'workspace_list_files', {})),
+                toolTurn(rawCall('c1', 'workspace_commit', {})),
+            ],
+        });
+        const input = sampleRunInput({ runId: 'continued', profile: writer });
+        assert.equal((await h.run(input, writer)).state, 'completed');
+        const plan = await planContinue(h.storage, 'continued', 3);
+        assert.ok(plan.ok);
+        const turns = [toolTurn(rawCall('w2', 'workspace_write_file', { path: 'output/main.md', content: 'One. Two.' })), toolTurn(rawCall('c2', 'workspace_commit', {}), rawCall('f2', 'workspace_finish', {}))];
+        const sent: ModelRequest[] = [];
+        const host = { requestModel: async (request: ModelRequest) => (sent.push(structuredClone(request)), turns.shift()!), commit: async () => ({ ok: true as const, value: { messageId: 5 } }), onEvents() {} };
+        const outcome = await resumeAgent(plan.value, { storage: h.storage, host, tools: ALL_TOOLS, sink: () => undefined, signal: new AbortController().signal });
+        assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
+        await assertRebuildsLive(h.storage, 'continued', [...h.requests, ...sent.map((request) => ({ requestId: request.requestId, messages: request.messages }))]);
     });
 
     it('a resumed run: what its agents were sent after the cut is what the journal rebuilds', async () => {

@@ -116,7 +116,7 @@ describe('budgets count calls with invalid arguments', () => {
         const h = runHarness({ script: [bad(), bad(), bad(), toolTurn(write('w'), commit('c'), finish('f'))] });
         const outcome = await h.run(sampleRunInput({ runId: 'bad-json' }), profileWith({ maxCallsPerRun: 3 }));
         const journal = await h.journal('bad-json');
-        assert.deepEqual(payloadsOf(journal, 'budget-wrap-up'), [{ reason: 'maxCallsPerRun', rounds: 3, calls: 3 }]);
+        assert.deepEqual(payloadsOf(journal, 'budget-wrap-up'), [{ reason: 'maxCallsPerRun', rounds: 3, calls: 3, maxRounds: 80 }]);
         // In the wrap-up turn only commit and finish run: the write is refused, so nothing can be committed.
         assert.equal(outcome.state, 'failed');
         assert.equal(outcome.error?.code, 'run.budget_exhausted');

@@ -488,7 +488,7 @@ describe('runAgent: budgets', () => {
         assert.match(notice.content!, /workspace_finish/);
 
         const journal = await h.journal('run-rounds');
-        assert.deepEqual(ofType(journal, 'budget-wrap-up'), [{ reason: 'maxRounds', rounds: 2, calls: 2 }]);
+        assert.deepEqual(ofType(journal, 'budget-wrap-up'), [{ reason: 'maxRounds', rounds: 2, calls: 2, maxRounds: 2 }]);
         assert.deepEqual(ofType(journal, 'model-request').map((p) => p.wrapUp), [false, false, true]);
         const late = ofType(journal, 'tool-call-fail');
         assert.deepEqual(late.map((f) => [f.callId, f.code]), [['call-0003', 'tool.budget_exhausted']]);
@@ -508,7 +508,7 @@ describe('runAgent: budgets', () => {
         const outcome = await h.run(makeInput('run-calls'), withTools({ maxCallsPerRun: 2 }));
         assert.equal(outcome.state, 'completed');
         assert.deepEqual(h.requests[1]!.tools.map((t) => t.function.name), ['workspace_commit', 'workspace_finish']);
-        assert.deepEqual(ofType(await h.journal('run-calls'), 'budget-wrap-up'), [{ reason: 'maxCallsPerRun', rounds: 1, calls: 2 }]);
+        assert.deepEqual(ofType(await h.journal('run-calls'), 'budget-wrap-up'), [{ reason: 'maxCallsPerRun', rounds: 1, calls: 2, maxRounds: 80 }]);
     });
 
     it('fails with run.budget_exhausted when the wrap-up turn neither commits nor finishes', async () => {

@@ -19,19 +19,31 @@ export class Budget {
     rounds = 0;
     calls = 0;
     private readonly perTool = new Map<string, number>();
+    /** Set by a Continue (issue 38 §5): the totals this run may reach now, past the profile's own. */
+    private roundLimit: number;
+    private callLimit: number;
 
     constructor(
         private readonly limits: Profile['tools'],
         /** Tools still callable once the totals are spent: commit and finish, or a sub-agent's task.return. */
         private readonly wrapUpTools: ReadonlySet<string> = WRAP_UP_TOOLS,
-    ) {}
+    ) {
+        this.roundLimit = limits.maxRounds;
+        this.callLimit = limits.maxCallsPerRun;
+    }
 
     get roundsExhausted(): boolean {
-        return this.rounds >= this.limits.maxRounds;
+        return this.rounds >= this.roundLimit;
     }
 
     get callsExhausted(): boolean {
-        return this.calls >= this.limits.maxCallsPerRun;
+        return this.calls >= this.callLimit;
+    }
+
+    /** `rounds` more model turns from here, and the profile's allowance of calls again. */
+    extend(rounds: number): void {
+        this.roundLimit = this.rounds + rounds;
+        this.callLimit = this.calls + this.limits.maxCallsPerRun;
     }
 
     /** Why the run must wrap up now, or null while it may go on. */
@@ -51,7 +63,7 @@ export class Budget {
      * spent (the wrap-up turn), but their own caps hold.
      */
     refusal(tool: string): string | null {
-        if (!this.wrapUpTools.has(tool) && this.callsExhausted) return `the run's budget of ${this.limits.maxCallsPerRun} tool calls is used up`;
+        if (!this.wrapUpTools.has(tool) && this.callsExhausted) return `the run's budget of ${this.callLimit} tool calls is used up`;
         const cap = this.toolCap(tool);
         if (cap !== undefined && (this.perTool.get(tool) ?? 0) >= cap) return `${tool} may be called at most ${cap} times in a run`;
         return null;

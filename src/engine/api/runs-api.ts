@@ -4,7 +4,7 @@ import { RunRequestSchema } from '../../contract/run-input';
 import type { RunsApi } from '../../contract/wire';
 import { listProfiles, resolveProfile } from '../agents/profiles';
 import { runsOfChat } from '../archive/chat-runs';
-import { planResume, type ResumePlan } from '../run/resume-plan';
+import { planContinue, planResume, type ResumePlan } from '../run/resume-plan';
 import { resumeAgent, runAgent } from '../run/run-lifecycle';
 import { phasedProfile, phaseOf } from '../run/phase-run';
 import { scriptedProfile } from '../run/script-run';
@@ -62,10 +62,10 @@ export function createRunsApi(state: EngineState, sweep: () => Promise<void>): R
                 return fail('store.read_failed', 'Tavern Agent could not journal the guidance.', describeError(error));
             }
         },
-        prepareResume: (runId, stored) =>
+        prepareResume: (runId, stored, options) =>
             withStorage(state, async (s) => {
                 await sweep();
-                const plan = await planResume(s, runId);
+                const plan = options?.continue ? await planContinue(s, runId, options.continue.rounds) : await planResume(s, runId);
                 if (!plan.ok) return plan;
                 const { input, record } = plan.value;
                 // The run goes on with the profile it started with (frozen in its inputs).
@@ -92,7 +92,7 @@ export function createRunsApi(state: EngineState, sweep: () => Promise<void>): R
                 if (!plan || !ready) return fail('run.not_prepared', 'The run could not resume: it was not prepared (prepareResume).');
                 return await launchRun(state, storage, plan.input, host, async (deps) => {
                     // Read again under the chat's lock: another tab may have resumed it meanwhile.
-                    const fresh = await planResume(storage, runId);
+                    const fresh = plan.continueRounds !== undefined ? await planContinue(storage, runId, plan.continueRounds) : await planResume(storage, runId);
                     if (!fresh.ok) return { runId, state: 'failed', messageId: plan.record.messageId, error: { code: fresh.error.code, message: fresh.error.message } };
                     // A run stored before its agents were frozen delegates to the user's profiles as they are now.
                     const input = fresh.value.input.agentProfiles ? fresh.value.input : { ...fresh.value.input, agentProfiles: ready.profiles };

@@ -1,6 +1,7 @@
 import type { AgentInvocation } from '../agents/agent';
 import { callModel } from './call-model';
 import { checkCancelled } from './cancelled';
+import { compactConversation } from './compact-conversation';
 import { deliverGuidance } from './deliver-guidance';
 import { executeToolCalls } from './execute-tool-calls';
 import { answerPlainText } from './plain-text-turn';
@@ -13,6 +14,7 @@ import { checkStopConditions, type LoopEnd } from './stop-conditions';
  *     when the budget is spent, announce the wrap-up turn (only commit and finish remain)
  *     put finished sub-agent results the agent has not awaited into its next turn
  *     put the user's queued guidance into it, as a user note
+ *     when the request would pass the compaction threshold, stub the old tool results
  *     call the model
  *     plain text   → save it, remind the model (or fail after the last reminder)
  *     tool calls   → execute each in order, answering every one
@@ -28,6 +30,7 @@ export async function runAgentLoop(agent: AgentInvocation): Promise<LoopEnd> {
         await enterWrapUpWhenSpent(agent);
         await agent.tasks?.injectFinished();
         await deliverGuidance(agent);
+        await compactConversation(agent);
         const turn = await callModel(agent);
         if (turn.toolCalls.length === 0) await answerPlainText(agent, turn);
         else await executeToolCalls(agent, turn);
@@ -39,5 +42,5 @@ async function enterWrapUpWhenSpent(agent: AgentInvocation): Promise<void> {
     if (loop.wrapUp !== null) return;
     const reason = budget.wrapUpReason();
     if (!reason) return;
-    await agent.journal.append('budget-wrap-up', { reason, rounds: budget.rounds, calls: budget.calls });
+    await agent.journal.append('budget-wrap-up', { reason, rounds: budget.rounds, calls: budget.calls, maxRounds: agent.profile.tools.maxRounds });
 }

@@ -1,11 +1,14 @@
 import { RunFailure } from '../../contract/errors';
 import type { ModelReply, ModelRequest, ModelTurn, WireMessage, WireTool } from '../../contract/model';
 import type { HostBridge } from '../../contract/wire';
+import { costOf } from '../../contract/usage';
 import type { AgentInvocation } from '../agents/agent';
 import { cancelledFailure } from './cancelled';
 import { decodeModelResponse } from '../model/decode';
 import { requestWithRetry } from './model-retry';
 import { conversationMessages, noteConversationReply } from './conversation-sync';
+import { requestTail } from './request-tail';
+import { recordRequest } from './request-record';
 
 const pad = (n: number) => String(n).padStart(3, '0');
 
@@ -39,10 +42,10 @@ function sendAbortable(host: HostBridge, request: ModelRequest, signal: AbortSig
  * Sends a request that may carry only the conversation's new messages; a host that no longer holds the
  * rest (conversationMissing) is sent the whole conversation at once, as part of the same attempt.
  */
-async function sendConversation(host: HostBridge, request: ModelRequest, conversation: WireMessage[], tools: WireTool[], signal: AbortSignal): Promise<ModelReply> {
+async function sendConversation(host: HostBridge, request: ModelRequest, conversation: WireMessage[], tail: WireMessage[], tools: WireTool[], signal: AbortSignal): Promise<ModelReply> {
     let reply = await sendAbortable(host, request, signal);
     if (!reply.ok && reply.conversationMissing && request.conversation) {
-        reply = await sendAbortable(host, { ...request, messages: conversation.slice(), tools, conversation: { key: request.conversation.key, base: 0 } }, signal);
+        reply = await sendAbortable(host, { ...request, messages: conversation.concat(tail), tools, conversation: { key: request.conversation.key, base: 0 } }, signal);
     }
     noteConversationReply(conversation, reply);
     return reply;
@@ -60,17 +63,18 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     const wrapping = track.loop.wrapUp !== null;
     const tools = dispatcher.wireTools(wrapping);
     const requestId = `${agent.taskId ?? 'root'}:${round}`;
+    const tail = requestTail(track);
     // The request leaves first; its event is written while it travels (journal-first binds side effects, and
     // a model request has none: a request cut off before its event lands is sent again on resume, exactly as
     // one cut off after). Queuing that write holds the worker for about half a millisecond (the transaction,
     // IndexedDB's copy of the records), which the page's trip now overlaps instead of waiting behind.
     const replied = requestWithRetry(
-        (request) => sendConversation(session.deps.host, request, conversation, tools, signal),
+        (request) => sendConversation(session.deps.host, request, conversation, tail, tools, signal),
         {
             runId: input.runId,
             requestId,
             round,
-            ...conversationMessages(conversation, agent.taskId ?? 'root', tools),
+            ...conversationMessages(conversation, agent.taskId ?? 'root', tools, tail),
             grammar: agent.profile.textProtocol.grammar,
             ...(agent.taskId ? { model: agent.profile.model, agentName: agent.profile.displayName } : {}),
         },
@@ -83,7 +87,8 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     // so a retry's event follows it.
     // The response is journaled only once this write has landed (`await requested` below, and the journal
     // writes in order), so the journal never holds a response without its request.
-    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping });
+    const { request, files } = recordRequest(agent, tail.length ? conversation.concat(tail) : conversation, tools);
+    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping, request }, { files });
     // Awaited below; until then a failed write must not surface as an unhandled rejection.
     requested.catch(() => undefined);
     const reply = await replied;
@@ -103,6 +108,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
         throw new RunFailure('model.malformed_response', "The model's response could not be read.", decoded.message);
     }
     const turn = decoded.turn;
+    const cost = costOf(turn.usage, agent.profile.pricing);
     // The projection takes the turn from here: the round, tokens, reasoning and the assistant message.
     void journal.append(
         'model-response',
@@ -116,6 +122,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
             finishReason: turn.finishReason,
             stored,
             ...(turn.repairs ? { repairs: turn.repairs } : {}),
+            ...(cost !== undefined ? { cost } : {}),
         },
         { files: [responseFile] },
         // Stored with the next event (the first call's start, or the plain-text turn's): nothing acts on a

@@ -16,18 +16,21 @@ const sent = new WeakMap<WireMessage[], Sent>();
  * push (the loop never edits a message it has sent), so what the host holds is the longest run of the
  * same message objects at the start.
  */
-export function conversationMessages(conversation: WireMessage[], key: string, tools: WireTool[]): Pick<ModelRequest, 'messages' | 'conversation' | 'tools'> {
+export function conversationMessages(conversation: WireMessage[], key: string, tools: WireTool[], tail: readonly WireMessage[] = []): Pick<ModelRequest, 'messages' | 'conversation' | 'tools'> {
     const last = sent.get(conversation);
+    // A tail (the plan's note) follows the conversation in this request only: the next request's messages
+    // take its place, so the host is sent from there on (the note is never part of what it keeps for long).
+    const whole = tail.length === 0 ? conversation : conversation.concat(tail);
     let base = 0;
     if (last?.hostKeeps) {
-        const limit = Math.min(last.messages.length, conversation.length);
-        while (base < limit && last.messages[base] === conversation[base]) base += 1;
+        const limit = Math.min(last.messages.length, whole.length);
+        while (base < limit && last.messages[base] === whole[base]) base += 1;
     }
     // The host keeps tools with the conversation: when it gets the conversation whole, it gets them whole.
     const toolsKept = base > 0 && last?.tools === tools;
-    sent.set(conversation, { messages: conversation.slice(), tools, hostKeeps: last?.hostKeeps ?? false });
+    sent.set(conversation, { messages: whole.slice(), tools, hostKeeps: last?.hostKeeps ?? false });
     return {
-        messages: base === 0 ? conversation.slice() : conversation.slice(base),
+        messages: base === 0 ? whole.slice() : whole.slice(base),
         conversation: { key, base, ...(toolsKept ? { toolsKept: true } : {}) },
         tools: toolsKept ? [] : tools,
     };

@@ -1,5 +1,6 @@
 import type { EventFact, WrapUpReason } from '../../contract/events';
 import type { ModelTurn, WireMessage } from '../../contract/model';
+import type { PlanItem } from '../../contract/plan';
 import type { Budget } from '../agents/budget';
 
 /** Where one agent stands in its loop: what stops it, what it spent, what its next commit carries. */
@@ -46,9 +47,15 @@ export interface AgentTrack {
     readonly inTask: boolean;
     readonly maxToolReminders: number;
     readonly conversation: WireMessage[];
+    /** How many of its first messages are its starting context (instructions and SillyTavern's prompt). */
+    readonly startLength: number;
     readonly loop: LoopState;
     readonly budget: Budget;
     open: OpenTurn | null;
+    /** Tool results in the conversation not compacted yet, by their index in it: the call and the tool's name. */
+    readonly results: Map<number, { callId: string; name: string }>;
+    /** The agent's plan as its last plan.update left it (null before one): shown to the model each turn. */
+    plan: PlanItem[] | null;
 }
 
 export const ROOT_AGENT_KEY = 'root';
@@ -58,5 +65,5 @@ export function newLoopState(): LoopState {
 }
 
 export function newTrack(agentKey: string, budget: Budget, maxToolReminders: number, start: WireMessage[]): AgentTrack {
-    return { agentKey, inTask: agentKey !== ROOT_AGENT_KEY, maxToolReminders, conversation: start, loop: newLoopState(), budget, open: null };
+    return { agentKey, inTask: agentKey !== ROOT_AGENT_KEY, maxToolReminders, conversation: start, startLength: start.length, loop: newLoopState(), budget, open: null, plan: null, results: new Map() };
 }

@@ -10,6 +10,8 @@ import {
     NOT_RUN_AFTER_FINISH,
     plainTextMessage,
     taskWrapUpNotice,
+    continueNotice,
+    compactedStub,
     toolReminder,
     wrapUpNotice,
     type GuidanceNote,
@@ -86,6 +88,26 @@ export function applyEvent(track: AgentTrack, fact: EventFact, sources: EventSou
             conversation.push({ role: 'user', content: message });
             return;
         }
+        case 'run-continue':
+            // The same run goes on past its end: its loop may run again, with more rounds.
+            loop.wrapUp = null;
+            loop.wrapUpTurnTaken = false;
+            loop.finished = false;
+            loop.finishReason = null;
+            budget.extend(fact.payload.rounds);
+            conversation.push({ role: 'user', content: continueNotice(fact.payload.rounds) });
+            return;
+        case 'conversation-compact':
+            for (const stub of fact.payload.stubs) {
+                const message = conversation[stub.index];
+                if (message?.role !== 'tool') throw new RunFailure('run.resume_failed', 'The run cannot be resumed: its journal compacts a message that is not a tool result.');
+                conversation[stub.index] = { role: 'tool', tool_call_id: message.tool_call_id!, content: compactedStub(stub.name, stub.callId, stub.path) };
+                track.results.delete(stub.index);
+            }
+            return;
+        case 'plan-update':
+            track.plan = fact.payload.items;
+            return;
         case 'commit':
             // The committed reply carried the reasoning so far.
             loop.reasoning.length = 0;
@@ -109,6 +131,7 @@ function answerCall(track: AgentTrack, resultPath: string, sources: EventSources
     const outcome = sources.outcome(resultPath);
     // Counted with its result: a call cut off before it and run again on resume counts once.
     if (open.cut?.counted && open.cut.canonical !== null) track.budget.countCall(open.cut.canonical);
+    if (open.cut) track.results.set(track.conversation.length, { callId: open.cut.callId, name: call.name });
     track.conversation.push({ role: 'tool', tool_call_id: call.id, content: modelFacingText(outcome, resultPath) });
     if (outcome.ok && open.cut && ENDING_TOOLS.has(open.cut.canonical ?? '')) {
         track.loop.finished = true;

@@ -56,6 +56,16 @@ export function wrapUpNotice(reason: WrapUpReason): string {
     return `[Tavern Agent] This run has used all its ${what}. This is your last turn: only workspace_commit and workspace_finish are available. Commit the best reply you have (output/main.md) and finish.`;
 }
 
+/** The one line a compacted tool result leaves in the conversation (issue 38 §3). */
+export function compactedStub(name: string, callId: string, path: string): string {
+    return `[Tavern Agent] The result of ${name} (${callId}) was compacted to save context; read it again with workspace_read_file {"path": "${path}"} if you need it.`;
+}
+
+/** What the model reads when the user gives a run that ran out of its budget more rounds (issue 38 §5). */
+export function continueNotice(rounds: number): string {
+    return `[Tavern Agent] The user gave this run ${rounds} more model turns. All your tools are available again. Go on with the task where you left off; your committed reply is still in the chat: workspace_commit (replace) updates it. Commit again and finish when done.`;
+}
+
 export interface GuidanceNote {
     guidanceId: string;
     text: string;

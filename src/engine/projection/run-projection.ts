@@ -3,6 +3,7 @@ import type { EventFact, EventPayloads } from '../../contract/events';
 import type { ModelTurn } from '../../contract/model';
 import type { ToolOutcome } from '../../contract/tool-outcome';
 import type { StateChange } from '../../contract/state';
+import { addUsage, type RunUsage } from '../../contract/usage';
 import { decodeModelResponse } from '../model/decode';
 import { ROOT_AGENT_KEY, type AgentTrack } from './agent-track';
 import { applyEvent, noteEffect, type EventSources } from './apply-event';
@@ -48,6 +49,8 @@ export class RunProjection {
     readonly stateChanges: StateChange[] = [];
     /** How many of them a `state-write` already put into the chat. */
     stateWritten = 0;
+    /** Every model turn's tokens and cost, the sub-agents' included (issue 38 §2). */
+    usage: RunUsage = { input: 0, output: 0 };
 
     constructor(
         /** The run's chat completion source: stored responses decode by it. */
@@ -112,6 +115,12 @@ export class RunProjection {
                 break;
             case 'run-finish':
                 this.finished = true;
+                break;
+            case 'run-continue':
+                this.finished = false;
+                break;
+            case 'model-response':
+                this.usage = addUsage(this.usage, fact.payload.usage, fact.payload.cost);
                 break;
             default:
                 break;

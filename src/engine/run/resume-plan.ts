@@ -11,6 +11,49 @@ export interface ResumePlan {
     record: RunRecord;
     input: RunInput;
     events: JournalEvent[];
+    /** A Continue (issue 38 §5): the run ended on its budget and goes on with this many more rounds. */
+    continueRounds?: number;
+}
+
+/** The most rounds one Continue gives (issue 38 §5). */
+export const MAX_CONTINUE_ROUNDS = 200;
+
+/**
+ * Whether a run ended on its budget, so a Continue may give it more rounds: it failed with
+ * `run.budget_exhausted`, or its wrap-up turn (since its last Continue) ended it with a reply committed.
+ */
+export function endedOnBudget(record: RunRecord, events: readonly JournalEvent[]): boolean {
+    if (record.state === 'failed') return record.error?.code === 'run.budget_exhausted';
+    if (record.state !== 'completed' || record.messageId === null) return false;
+    for (let index = events.length - 1; index >= 0; index -= 1) {
+        const type = events[index]!.type;
+        if (type === 'run-continue') return false;
+        if (type === 'budget-wrap-up' && !events[index]!.payload.taskId) return true;
+    }
+    return false;
+}
+
+/**
+ * What a Continue needs, read and checked before anything is written: refused with `run.not_continuable`
+ * unless the run ended on its budget; `rounds` defaults to its profile's round budget, at most 200.
+ */
+export async function planContinue(storage: RunStorage, runId: string, rounds?: number): Promise<Result<ResumePlan>> {
+    const record = await storage.getRun(runId);
+    if (!record) return fail('run.not_found', 'This run no longer exists.');
+    if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_CONTINUE_ROUNDS)) {
+        return fail('run.not_continuable', `A run continues with 1 to ${MAX_CONTINUE_ROUNDS} more rounds.`);
+    }
+    const events = await storage.listEvents(runId);
+    if (!endedOnBudget(record, events)) {
+        return fail('run.not_continuable', `This run is ${record.state} and did not end on its budget; only a run that ran out of rounds or calls can continue.`);
+    }
+    const stored = await loadStoredInput(storage, runId);
+    if (!stored) return fail('run.inputs_missing', "This run's frozen inputs (prompt, chat, profile) are gone, so it cannot continue.");
+    if (stored.format < 2 && events.some((event) => event.type === 'task-start')) {
+        return fail('run.not_resumable', 'This run delegated to sub-agents under an older version of Tavern Agent, which did not keep what a Continue needs.');
+    }
+    const continueRounds = rounds ?? Math.min(MAX_CONTINUE_ROUNDS, stored.input.profile.tools.maxRounds);
+    return ok({ record, input: stored.input, events, continueRounds });
 }
 
 /**

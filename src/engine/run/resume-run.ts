@@ -26,7 +26,13 @@ import type { RunSession } from './run-session';
 export async function beginResume(session: RunSession, plan: ResumePlan): Promise<RunStart | RunOutcome> {
     const { input, events, record } = plan;
     const { root, agents, entries, workspace, files } = await rebuildRun(session, plan);
-    await session.journal.append('run-resume', { from: record.state, events: events.length });
+    if (plan.continueRounds !== undefined) {
+        // Continued past its end (issue 38 §5): the same run, its failure on the budget no longer its outcome.
+        session.record.error = null;
+        await session.journal.append('run-continue', { from: record.state, rounds: plan.continueRounds, events: events.length });
+    } else {
+        await session.journal.append('run-resume', { from: record.state, events: events.length });
+    }
     if (session.projection.finished) {
         // Cut off after its end was journaled: nothing is left to do but say so.
         await session.setState('completed');

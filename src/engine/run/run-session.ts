@@ -100,6 +100,7 @@ export class RunSession {
 
     async saveRecord(): Promise<void> {
         this.record.updatedAt = this.now();
+        this.record.usage = { ...this.projection.usage };
         // The record never gets ahead of the journal: deferred events (a call's result) land first.
         await this.journal.flush();
         try {

@@ -2,7 +2,7 @@ import { agentStatus, currentChatAgentState, setAgentMode, setChatProfile } from
 import { storedProfiles } from '../settings/profile-store';
 import { engineStarted, getEngine } from '../worker/worker-client';
 import { activeRun, cancelActiveRun, guideActiveRun } from '../run/active-run';
-import { newestInterruptedRun, resumeRun } from '../run/resume-run';
+import { continueRun, newestInterruptedRun, newestRun, resumeRun } from '../run/resume-run';
 import { remoteRun } from '../run/live-view';
 import { t } from '../../i18n/t';
 import { formatVisibleSkills, runSkills } from '../skills/run-skills';
@@ -31,7 +31,7 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
     if (first.toLowerCase() === 'run' && runApi) return agentRunCommand(runApi, argument.trim().slice(first.length).trim());
     const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {
-        toasts.warning(t`Unknown /agent command. Use on, off, status, stop, profile, pipeline, skills, guide, resume, run or fix.`);
+        toasts.warning(t`Unknown /agent command. Use on, off, status, stop, profile, pipeline, skills, guide, resume, continue, run or fix.`);
         return '';
     }
     if (word === 'status') return JSON.stringify(agentStatus(activeRun() ?? remoteRun() ?? (await interruptedStatus())));
@@ -41,6 +41,7 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
     if (word === 'skills') return visibleSkills();
     if (word === 'guide') return guide(argument.trim().slice(first.length));
     if (word === 'resume') return resumeCommand(rest.join(' ').trim());
+    if (word === 'continue') return continueCommand(rest.join(' ').trim());
     if (word === 'fix') return fixCommand(argument.trim().slice(first.length), named.id);
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
@@ -93,6 +94,25 @@ async function resumeCommand(runId: string): Promise<string> {
     const result = await resumeRun(id);
     if (!result.ok) {
         toasts.warning(`${result.error.message} (${result.error.code})`, t`Not resumed`);
+        return '';
+    }
+    return JSON.stringify(result.value);
+}
+
+/**
+ * `/agent continue [rounds]`: gives the chat's newest run, which ended on its budget, more rounds (issue 38
+ * §5). Answers the run's outcome as JSON, or an empty string with a toast saying why it was refused.
+ */
+async function continueCommand(argument: string): Promise<string> {
+    const rounds = argument === '' ? undefined : Number(argument);
+    const id = await newestRun();
+    if (!id) {
+        toasts.info(`${t`This chat has no agent run to continue.`} (run.not_continuable)`);
+        return '';
+    }
+    const result = await continueRun(id, rounds);
+    if (!result.ok) {
+        toasts.warning(`${result.error.message} (${result.error.code})`, t`Not continued`);
         return '';
     }
     return JSON.stringify(result.value);

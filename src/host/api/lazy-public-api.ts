@@ -31,6 +31,7 @@ export function createLazyPublicApi(load: () => Promise<TavernAgentApi>, status:
         setEnabled: async (enabled) => (await load()).setEnabled(enabled),
         health: async () => (await load()).health(),
         resume: async (runId) => (await load()).resume(runId),
+        continueRun: async (runId, rounds) => (await load()).continueRun(runId, rounds),
         run: async (options) => (await load()).run(options),
         cancel: async (runId) => (await load()).cancel(runId),
         events: async (runId, options) => (await load()).events(runId, options),

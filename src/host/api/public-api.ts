@@ -7,7 +7,7 @@ import { ENGINE_VERSION } from '../../contract/version';
 import { agentStatus, chatPipeline, setAgentMode } from '../settings/agent-mode';
 import { checkEngineHealth } from '../worker/engine-status';
 import { activeRun, cancelActiveRun } from '../run/active-run';
-import { resumeRun } from '../run/resume-run';
+import { continueRun, resumeRun } from '../run/resume-run';
 import type { RunOutcome } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
 import { createRunApi, TavernAgentError, type PublicRunEvent, type PublicRunInfo, type RunOptions } from './run-api';
@@ -22,6 +22,7 @@ export interface TavernAgentApi {
     health(): Promise<HealthReport>;
     /** Continues an interrupted run of the open chat from its journal (refused, with a coded error, when it cannot). */
     resume(runId: string): Promise<RunOutcome>;
+    continueRun(runId: string, rounds?: number): Promise<RunOutcome>;
     /** The user's skills (issue 11 §8): list, preview and import files, export a zip, delete. */
     readonly skills: TavernAgentSkillsApi;
     /** The open chat's pipeline (issue 34): who works before, on and after each reply. */
@@ -93,6 +94,11 @@ export function createPublicApi(skills: SkillsService, observer?: RunObserver): 
         stop: () => cancelActiveRun('Stopped through the API.'),
         async resume(runId) {
             const result = await resumeRun(runId);
+            if (!result.ok) throw new TavernAgentError(result.error.code, result.error.message);
+            return result.value;
+        },
+        async continueRun(runId, rounds) {
+            const result = await continueRun(String(runId), rounds === undefined || rounds === null ? undefined : Number(rounds));
             if (!result.ok) throw new TavernAgentError(result.error.code, result.error.message);
             return result.value;
         },

@@ -23,6 +23,8 @@ export interface PublicRunInfo {
     state: string;
     profileId: string;
     createdAt: number;
+    /** Tokens of all its model turns (its sub-agents' included) and, when its profiles have prices, their cost. */
+    usage: { input: number; output: number; cost?: number };
 }
 
 export interface RunOptions {
@@ -149,7 +151,7 @@ export function createRunApi(observer: RunObserver) {
             chatId ??= openChatIdentity()?.chatId ?? null;
             if (chatId === null) return [];
             const records = await unwrap((await getEngine()).listChatRuns(chatId));
-            return records.map(({ runId, chatId: id, state, profileId, createdAt }) => ({ runId, chatId: id, state, profileId, createdAt }));
+            return records.map(({ runId, chatId: id, state, profileId, createdAt, usage }) => ({ runId, chatId: id, state, profileId, createdAt, usage: usage ?? { input: 0, output: 0 } }));
         },
     };
 }

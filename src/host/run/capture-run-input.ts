@@ -42,6 +42,15 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * The connection's context size as SillyTavern reports it (issue 38 §3, compaction): the Chat Completion
+ * context slider, or the Text Completion one. Absent when neither is a positive number.
+ */
+function contextSizeOf(mainApi: string, settings: Record<string, unknown>, maxContext: unknown): { contextSize?: number } {
+    const size = Math.floor(Number(mainApi === 'openai' ? settings.openai_max_context : maxContext));
+    return Number.isFinite(size) && size > 0 ? { contextSize: size } : {};
+}
+
+/**
  * Freezes what a run may see (SPEC §1), from inside the generate interceptor: the chat prefix, and a dry
  * run of SillyTavern's own prompt assembly for this turn, whose prompt becomes the run's starting context
  * and whose world-info scan is the turn's activation. The dry run gets its own AbortSignal, so it does not
@@ -134,5 +143,6 @@ export async function captureRunInput(
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
         state,
+        ...contextSizeOf(context.mainApi, openai.oai_settings, context.maxContext),
     };
 }

@@ -1,6 +1,7 @@
 import { fail, ok, type Result } from '../../contract/result';
 import type { RunOutcome } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
+import type { ResumeOptions } from '../../contract/wire';
 import type { CommitTarget } from '../chat/commit';
 import { createResumedCommit, findCommitted } from '../chat/find-committed';
 import { resolveFixTarget } from '../chat/fix-target';
@@ -26,6 +27,25 @@ function resumedFixTarget(chat: ChatMessage[], index: number, runId: string): Pi
     const found = resolveFixTarget(chat, index);
     if (!found.ok) return null;
     return { message, messageId: index, committedText: message.mes, fixing: { previousRunId: found.value.previousRunId, ...(found.value.memory ? { memory: found.value.memory } : {}) } };
+}
+
+/**
+ * Continues a run that ended on its budget with `rounds` more (its profile's round budget when absent, at
+ * most 200), as the same run from its journal (issue 38 §5); refused with `run.chat_moved` once the chat has
+ * a newer message than its reply, `run.not_continuable` when it did not end on its budget.
+ */
+export function continueRun(runId: string, rounds?: number, observer: RunObserver | null = defaultRunObserver()): Promise<Result<RunOutcome>> {
+    return resumeRun(runId, observer, { continue: rounds === undefined ? {} : { rounds } });
+}
+
+/** The open chat's newest run, if any: what `/agent continue` continues. */
+export async function newestRun(): Promise<string | null> {
+    const chatKey = openChatIdentity()?.integrity;
+    if (!chatKey) return null;
+    const runs = await (await getEngine()).listRuns(chatKey);
+    if (!runs.ok) return null;
+    const foreground = runs.value.filter((run) => (run.phase ?? 'reply') === 'reply').sort((a, b) => b.createdAt - a.createdAt);
+    return foreground[0]?.runId ?? null;
 }
 
 /** The open chat's newest interrupted run, if any. */
@@ -55,11 +75,11 @@ function ownText(message: ChatMessage | undefined): Pick<CommitTarget, 'message'
  * not open, or it moved on past what the run saw (a message edited, deleted or added that is not the run's
  * own reply). The run's commits look its message up by marker first, so nothing lands twice.
  */
-export async function resumeRun(runId: string, observer: RunObserver | null = defaultRunObserver()): Promise<Result<RunOutcome>> {
+export async function resumeRun(runId: string, observer: RunObserver | null = defaultRunObserver(), options: ResumeOptions = {}): Promise<Result<RunOutcome>> {
     if (!observer) return fail('run.not_prepared', 'Tavern Agent has not started yet.');
     if (activeRun()) return fail('run.already_running', 'An agent run is already in progress.');
     const engine = await getEngine();
-    const ticket = await engine.prepareResume(runId, storedProfiles());
+    const ticket = await engine.prepareResume(runId, storedProfiles(), options);
     if (!ticket.ok) return ticket;
     const { profile, chat, prefix, generationType } = ticket.value;
     const identity = openChatIdentity();
@@ -72,6 +92,9 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     const changed = prefix.some((message) => message.index !== own && messages[message.index]?.mes !== message.text);
     // A swipe run's target is the message after its prefix: it may hold the run's reply, or the old swipe.
     const extra = messages.slice(prefix.length).filter((_, offset) => prefix.length + offset !== own && !(generationType === 'swipe' && offset === 0));
+    if (options.continue && (changed || extra.length > 0)) {
+        return fail('run.chat_moved', 'The chat has moved on since this run (a newer message than its reply, or a message edited or deleted), so it cannot continue. Start a new run instead.');
+    }
     if (changed || extra.length > 0) {
         return fail('run.chat_moved', 'The chat has changed since this run started (a message was added, edited or deleted), so it cannot be resumed. Start a new run instead.');
     }

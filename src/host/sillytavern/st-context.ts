@@ -48,6 +48,10 @@ export interface StContext {
     eventTypes: Record<string, string>;
     getCurrentChatId(): string | undefined;
     mainApi: string;
+    /** SillyTavern's token count of a text, by the tokenizer of the current connection. */
+    getTokenCountAsync?: (text: string, padding?: number) => Promise<number>;
+    /** The Text Completion context size (Chat Completion keeps its own in oai_settings.openai_max_context). */
+    maxContext?: number;
     extensionSettings: Record<string, unknown>;
     saveSettingsDebounced(): void;
     ConnectionManagerRequestService: {

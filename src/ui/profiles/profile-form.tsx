@@ -14,6 +14,7 @@ import { useState } from 'preact/hooks';
 import { ExtToolFields } from './ext-tool-fields';
 import { BriefFields } from './brief-fields';
 import { ScriptsField } from './scripts-field';
+import { LongRunFields } from './long-run-fields';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -159,6 +160,7 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
             </Field>
 
             <BriefFields profile={profile} errors={errors} edit={edit} />
+            <LongRunFields profile={profile} errors={errors} edit={edit} />
 
             <details
                 class="tavern-agent__advanced"

@@ -15,6 +15,13 @@ export function formatDuration(ms: number | null | undefined): string {
     return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}:${String(rest).padStart(2, '0')}`;
 }
 
+/** A cost in the currency the profile priced in, with no symbol: 0.0012, 0.53, 12.40. */
+export function formatCost(cost: number): string {
+    if (cost === 0) return '0';
+    if (cost < 1) return String(Number(cost.toPrecision(2)));
+    return cost.toFixed(2);
+}
+
 export function formatCount(n: number): string {
     if (n < 1000) return String(n);
     if (n < 10_000) return `${(n / 1000).toFixed(1)}k`;

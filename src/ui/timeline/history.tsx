@@ -5,7 +5,7 @@ import { t } from '../../i18n/t';
 import type { ReplyPlace } from '../../contract/reply-place';
 import { services } from '../services';
 import { chatStatus } from '../state';
-import { formatTime, generationLabel, shortId, stateLabel } from './format';
+import { formatCost, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { deleteRunRecord, importRunFile, isRunChatOpen, jumpToMessage } from './run-actions';
 import { history, isRunGoing, openRun, refreshHistory, viewedRun } from './run-store';
 import { emptySummary } from './timeline-model';
@@ -52,6 +52,11 @@ function HistoryItem({ record, imported, phase = null }: { record: RunRecord; im
                 <span>{formatTime(record.createdAt)}</span>
                 <span class="tavern-agent__muted">{generationLabel(record.generationType)}</span>
                 <span class="tavern-agent__muted">#{shortId(record.runId)}</span>
+                {record.usage?.cost !== undefined ? (
+                    <span class="tavern-agent__muted" data-testid="history-cost" data-value={String(record.usage.cost)} title={t`Cost`}>
+                        <span class="fa-solid fa-coins" aria-hidden="true" /> {formatCost(record.usage.cost)}
+                    </span>
+                ) : null}
             </button>
             <span class="tavern-agent__history-actions">
                 {messageId !== null && !imported ? (

@@ -2,7 +2,7 @@ import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import { t } from '../../i18n/t';
 import { Block, CopyButton, Facts } from './detail-parts';
 import { DiffView } from './diff-view';
-import { formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
+import { formatCost, formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
 import { commitDraftText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import type { NestedRows, RowContext } from './row-context';
@@ -10,15 +10,16 @@ import { ScriptInput, ScriptLog } from './script-detail';
 import { scriptToolOf } from './script-details';
 import { useRunFile } from './use-run-data';
 import { stateDiffText } from './state-rows';
+import { RequestView } from './request-view';
 
 /** The opened row: everything the step recorded. All of it is text from models, tools and chats: shown, never parsed as HTML. */
 
-function ModelDetail({ row }: { row: ModelRow }) {
+function ModelDetail({ row, runId }: { row: ModelRow; runId: string }) {
     const tokens = row.usage ? `${formatCount(row.usage.input)} ${t`in`} · ${formatCount(row.usage.output)} ${t`out`}` : '';
     const calls = row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ');
     return (
         <>
-            <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Tool calls`, calls], [t`Stop reason`, row.finishReason ?? '']]} />
+            <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Cost`, row.cost === null ? '' : formatCost(row.cost)], [t`Tool calls`, calls], [t`Stop reason`, row.finishReason ?? '']]} />
             {row.text ? <Block label={t`Narration`} text={row.text} /> : null}
             {row.reasoning ? (
                 <details class="tavern-agent__reasoning">
@@ -26,6 +27,7 @@ function ModelDetail({ row }: { row: ModelRow }) {
                     <pre class="tavern-agent__text">{row.reasoning}</pre>
                 </details>
             ) : null}
+            {row.request ? <RequestView runId={runId} request={row.request} /> : null}
             <div class="tavern-agent__toolbar">
                 <CopyButton text={() => [row.text, row.reasoning ? `\n[${t`Reasoning`}]\n${row.reasoning}` : '', calls ? `\n[${t`Tool calls`}] ${calls}` : ''].join('\n').trim()} />
             </div>
@@ -130,7 +132,7 @@ function NoteDetail({ row }: { row: NoteRow }) {
 export function RowDetail({ row, ctx, nestedRows }: { row: TimelineRow; ctx: RowContext; nestedRows: NestedRows }) {
     switch (row.kind) {
         case 'model':
-            return <ModelDetail row={row} />;
+            return <ModelDetail row={row} runId={ctx.model.runId} />;
         case 'tool':
             return <ToolDetail row={row} ctx={ctx} nestedRows={nestedRows} />;
         case 'file':

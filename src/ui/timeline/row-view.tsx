@@ -1,5 +1,5 @@
 import { t } from '../../i18n/t';
-import { callStatusLabel, firstLine, formatCount, formatDuration, toolDisplayName } from './format';
+import { callStatusLabel, firstLine, formatCost, formatCount, formatDuration, toolDisplayName } from './format';
 import { RowDetail } from './row-detail';
 import { scriptResultLine, scriptToolOf } from './script-details';
 import { innerCallCounts } from './program-call-rows';
@@ -58,6 +58,12 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
             return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${text('message')}`, tone: 'error' };
         case 'run-resume':
             return { icon: 'fa-play', title: t`Resumed`, detail: `${text('events')} ${t`journaled events kept`}`, tone: 'info' };
+        case 'conversation-compact': {
+            const stubs = Array.isArray(p.stubs) ? p.stubs.length : 0;
+            return { icon: 'fa-compress', title: t`Old tool results compacted`, detail: `${stubs} · ~${formatCount(Number(p.tokens))} / ${formatCount(Number(p.limit))} ${t`tokens`}`, tone: 'info' };
+        }
+        case 'run-continue':
+            return { icon: 'fa-forward', title: t`Continued with more rounds`, detail: `+${text('rounds')}`, tone: 'info' };
         case 'run-cancel':
             return { icon: 'fa-ban', title: t`Stopped`, detail: text('reason'), tone: 'error' };
         case 'checkpoint-restore':
@@ -102,6 +108,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
     switch (row.kind) {
         case 'model': {
             const tokens = row.usage ? `↑${formatCount(row.usage.input)} ↓${formatCount(row.usage.output)}` : '';
+            const cost = row.cost === null ? '' : `${t`cost`} ${formatCost(row.cost)}`;
             const detail =
                 row.status === 'running'
                     ? t`waiting for the model…`
@@ -113,7 +120,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
                 title: `${t`Model`} #${row.round}${row.wrapUp ? ` · ${t`last turn`}` : ''}`,
                 detail,
                 tone: row.status === 'running' ? 'busy' : 'info',
-                meta: [formatDuration(row.durationMs), tokens].filter(Boolean).join(' · '),
+                meta: [formatDuration(row.durationMs), tokens, cost].filter(Boolean).join(' · '),
                 status: callStatusLabel(row.status),
             };
         }
@@ -182,6 +189,7 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
             data-status={status}
             data-row-key={row.key}
             data-call-id={row.kind === 'tool' ? row.callId : undefined}
+            data-cost={row.kind === 'model' && row.cost !== null ? String(row.cost) : undefined}
         >
             <button
                 type="button"

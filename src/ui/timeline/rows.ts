@@ -1,6 +1,8 @@
 import type { TaskStatus } from '../../contract/events';
 import type { TokenUsage } from '../../contract/model';
 import type { SkillScope } from '../../contract/skills';
+import type { PlanItem } from '../../contract/plan';
+import type { RequestRef } from '../../contract/request-parts';
 
 /**
  * The rows the timeline draws: projections of journal events. A row object is never changed after it is
@@ -32,6 +34,10 @@ export interface ModelRow extends RowBase {
     toolCalls: Array<{ id: string; name: string }>;
     finishReason: string | null;
     stored: string | null;
+    /** The turn's cost at its profile's prices; null when unpriced (issue 38 §2). */
+    cost: number | null;
+    /** What the model was sent, by its stored parts (issue 38 §1); null in journals from before. */
+    request: RequestRef | null;
 }
 
 /** A workspace change: a write, a patch, the model's plain text, or a restored checkpoint. */
@@ -106,6 +112,8 @@ export interface RunSummary {
     endedAt: number | null;
     tokensIn: number;
     tokensOut: number;
+    /** What the run's model turns cost, its sub-agents' included; null while none was priced. */
+    cost: number | null;
     rounds: number;
     calls: number;
     failedCalls: number;
@@ -118,6 +126,11 @@ export interface RunSummary {
     skills: Array<{ name: string; scope: SkillScope; hash: string }> | null;
     /** Sub-agent tasks by status (tokens and calls above already include theirs). */
     tasks: TaskCounts;
+    /** The run's wrap-up turn came (since its last Continue): with `roundBudget`, what a Continue offers (issue 38 §5). */
+    wrappedUp: boolean;
+    roundBudget: number | null;
+    /** The agent's plan as its last plan.update set it (issue 38 §4); null before one. */
+    plan: PlanItem[] | null;
 }
 
 export type TaskState = 'running' | TaskStatus;

@@ -177,6 +177,19 @@ export async function copyText(text: string): Promise<void> {
 }
 
 /** Continues an interrupted run from its journal, in its own chat; a refusal says why. */
+/** Gives a run that ended on its budget `rounds` more (issue 38 §5), refused with a toast naming the code. */
+export async function continueRunFromPanel(summary: RunSummary, rounds: number): Promise<void> {
+    const chat = services().chat;
+    if (!chat.continueRun) return;
+    if (chatStatus.value.run || chat.generating()) {
+        warn(t`Wait until the current generation has ended.`);
+        return;
+    }
+    const result = await chat.continueRun(summary.runId, rounds);
+    if (!result.ok) warn(`${result.error.message} (${result.error.code})`, t`Not continued`);
+    void refreshHistory();
+}
+
 export async function resumeInterruptedRun(summary: RunSummary): Promise<void> {
     const chat = services().chat;
     if (!chat.resume) return;

@@ -1,10 +1,10 @@
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
 import { chatStatus } from '../state';
 import { scopeLabel } from '../skills/skill-scope';
-import { formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
+import { formatCost, formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
-import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, resumeInterruptedRun, retryRun } from './run-actions';
+import { commitDraftText, continueRunFromPanel, exportRunFile, isRunChatOpen, jumpToMessage, resumeInterruptedRun, retryRun } from './run-actions';
 import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
 import { taskCountsText } from './task-status';
 import { useNow } from './use-now';
@@ -39,9 +39,37 @@ function RunSkills({ skills }: { skills: NonNullable<RunSummary['skills']> }) {
     );
 }
 
-function Stat({ icon, label, value, name }: { icon: string; label: string; value: string; name: string }) {
+/** A run that ended on its budget (issue 38 §5): it failed with run.budget_exhausted, or its wrap-up turn committed. */
+function continuable(summary: RunSummary): boolean {
+    if (!summary.wrappedUp && summary.error?.code !== 'run.budget_exhausted') return false;
+    return (summary.state === 'completed' && summary.messageId !== null) || (summary.state === 'failed' && summary.error?.code === 'run.budget_exhausted');
+}
+
+/** *Continue with N more rounds*: N starts at the profile's round budget (at most 200). */
+function ContinueControl({ summary }: { summary: RunSummary }) {
+    const [rounds, setRounds] = useState(() => Math.min(200, summary.roundBudget ?? 80));
+    const valid = Number.isInteger(rounds) && rounds >= 1 && rounds <= 200;
     return (
-        <span class="tavern-agent__stat" title={label} data-stat={name}>
+        <span class="tavern-agent__continue" data-testid="run-continue">
+            <button type="button" class="menu_button tavern-agent__button" data-action="continue" disabled={!valid} onClick={() => void continueRunFromPanel(summary, rounds)}>
+                <span class="fa-solid fa-forward" aria-hidden="true" /> {t`Continue with`} {rounds} {t`more rounds`}
+            </button>
+            <input
+                type="number"
+                class="text_pole tavern-agent__continue-rounds"
+                min={1}
+                max={200}
+                value={rounds}
+                aria-label={t`More rounds`}
+                onInput={(event) => setRounds(Math.floor(Number(event.currentTarget.value)))}
+            />
+        </span>
+    );
+}
+
+function Stat({ icon, label, value, name, raw }: { icon: string; label: string; value: string; name: string; raw?: string }) {
+    return (
+        <span class="tavern-agent__stat" title={label} data-stat={name} data-value={raw}>
             <span class={`fa-solid ${icon} fa-fw`} aria-hidden="true" />
             <span class="tavern-agent__visually-hidden">{label}: </span>
             {value}
@@ -80,6 +108,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                     <Stat name="elapsed" icon="fa-stopwatch" label={t`Elapsed`} value={formatDuration(elapsed) || '0 ms'} />
                     <Stat name="tokens-in" icon="fa-arrow-up" label={t`Tokens sent`} value={formatCount(summary.tokensIn)} />
                     <Stat name="tokens-out" icon="fa-arrow-down" label={t`Tokens received`} value={formatCount(summary.tokensOut)} />
+                    {summary.cost !== null ? <Stat name="cost" icon="fa-coins" label={t`Cost`} value={formatCost(summary.cost)} raw={String(summary.cost)} /> : null}
                     <Stat name="rounds" icon="fa-comments" label={t`Model turns`} value={String(summary.rounds)} />
                     <Stat name="calls" icon="fa-wrench" label={t`Tool calls`} value={summary.failedCalls ? `${summary.calls} (${summary.failedCalls} ✕)` : String(summary.calls)} />
                 </span>
@@ -108,6 +137,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                         <span class="fa-solid fa-rotate-right" aria-hidden="true" /> {t`Retry`}
                     </button>
                 ) : null}
+                {continuable(summary) && chatOpen && !imported ? <ContinueControl summary={summary} /> : null}
                 {summary.state === 'interrupted' && chatOpen ? (
                     <button type="button" class="menu_button tavern-agent__button" data-action="resume" onClick={() => void resumeInterruptedRun(summary)}>
                         <span class="fa-solid fa-play" aria-hidden="true" /> {t`Resume`}

@@ -7,7 +7,7 @@ import { END_STATES, type FileChange, type ModelRow, type NoteTone, type RunSumm
 type Payload<T extends keyof EventPayloads> = EventPayloads[T];
 
 /** Events that only feed the header (or a row already shown); they get no row of their own. */
-const HEADER_ONLY = new Set(['run-create', 'run-state', 'checkpoint', 'skills-resolve']);
+const HEADER_ONLY = new Set(['run-create', 'run-state', 'checkpoint', 'skills-resolve', 'plan-update']);
 
 const NOTE_TONES: Record<string, NoteTone> = {
     'model-retry': 'error',
@@ -23,6 +23,8 @@ const NOTE_TONES: Record<string, NoteTone> = {
     'run-resume': 'info',
     'state-change': 'info',
     'state-write': 'ok',
+    'run-continue': 'info',
+    'conversation-compact': 'info',
 };
 
 export function emptySummary(runId: string): RunSummary {
@@ -39,6 +41,7 @@ export function emptySummary(runId: string): RunSummary {
         endedAt: null,
         tokensIn: 0,
         tokensOut: 0,
+        cost: null,
         rounds: 0,
         calls: 0,
         failedCalls: 0,
@@ -48,6 +51,9 @@ export function emptySummary(runId: string): RunSummary {
         events: 0,
         tasks: { running: 0, completed: 0, failed: 0, cancelled: 0 },
         skills: null,
+        plan: null,
+        wrappedUp: false,
+        roundBudget: null,
     };
 }
 
@@ -180,7 +186,7 @@ export class TimelineModel {
                 const p = event.payload;
                 const row: ModelRow = {
                     kind: 'model', key: `m${event.seq}`, eventType: event.type, at: event.at, round: p.round, wrapUp: p.wrapUp, status: 'running',
-                    durationMs: null, usage: null, text: '', reasoning: '', toolCalls: [], finishReason: null, stored: null,
+                    durationMs: null, usage: null, text: '', reasoning: '', toolCalls: [], finishReason: null, stored: null, cost: null, request: p.request ?? null,
                 };
                 this.currentModel = row.key;
                 this.push(row);
@@ -242,6 +248,21 @@ export class TimelineModel {
                 s.skills = Array.isArray(p.skills) ? p.skills : [];
                 break;
             }
+            case 'plan-update':
+                s.plan = event.payload.items;
+                break;
+            case 'budget-wrap-up':
+                s.wrappedUp = true;
+                s.roundBudget = event.payload.maxRounds ?? event.payload.rounds;
+                this.note(event);
+                break;
+            case 'run-continue':
+                // The run goes on past its end, as the same run.
+                s.wrappedUp = false;
+                s.error = null;
+                s.endedAt = null;
+                this.note(event);
+                break;
             case 'run-fail': {
                 const p = event.payload;
                 s.error = { code: p.code, message: p.message };
@@ -296,12 +317,13 @@ export class TimelineModel {
         s.rounds += 1;
         s.tokensIn += p.usage?.input ?? 0;
         s.tokensOut += p.usage?.output ?? 0;
+        if (p.cost !== undefined) s.cost = (s.cost ?? 0) + p.cost;
         const patch: Partial<ModelRow> = {
             status: 'completed', eventType: event.type, durationMs: p.durationMs, usage: p.usage, text: p.text, reasoning: p.reasoning,
-            toolCalls: p.toolCalls, finishReason: p.finishReason, stored: p.stored,
+            toolCalls: p.toolCalls, finishReason: p.finishReason, stored: p.stored, cost: p.cost ?? null,
         };
         if (this.currentModel && this.positions.has(this.currentModel)) this.update<ModelRow>(this.currentModel, patch);
-        else this.push({ kind: 'model', key: `m${event.seq}`, at: event.at, round: p.round, wrapUp: false, ...(patch as Omit<ModelRow, 'kind' | 'key' | 'at' | 'round' | 'wrapUp'>) });
+        else this.push({ kind: 'model', key: `m${event.seq}`, at: event.at, round: p.round, wrapUp: false, request: null, ...(patch as Omit<ModelRow, 'kind' | 'key' | 'at' | 'round' | 'wrapUp' | 'request'>) });
         this.currentModel = null;
         // The calls the model asked for are listed at once, pending, in the order they will run.
         for (const call of p.toolCalls) this.callKey(call.id, call.name, event.at, true);
@@ -394,6 +416,7 @@ export class TimelineModel {
         const s = this.summary;
         s.tokensIn += after.tokensIn - before.tokensIn;
         s.tokensOut += after.tokensOut - before.tokensOut;
+        if (after.cost !== before.cost) s.cost = (s.cost ?? 0) + (after.cost ?? 0) - (before.cost ?? 0);
         s.calls += after.calls - before.calls;
         s.failedCalls += after.failedCalls - before.failedCalls;
         s.lastAt = event.at;
