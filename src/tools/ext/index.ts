@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import { EXT_TOOL_PREFIX, type ExtToolCallReply, type ExtToolSpec } from '../../contract/ext-tools';
 import { defineTool, failure, success, type ToolDefinition } from '../tool';
+import { guardSchema, patternProblem } from './schema-guard';
 
 /**
  * Asks the page to run one call (the tool lives there); resolves with its answer as data. `ask`: the user
@@ -9,13 +10,22 @@ import { defineTool, failure, success, type ToolDefinition } from '../tool';
  */
 export type ExtToolCaller = (name: string, args: unknown, signal: AbortSignal, ask: boolean) => Promise<ExtToolCallReply>;
 
-/** The JSON schema as a zod validator; a schema zod cannot read still gets an object check, never a crash. */
+/**
+ * The JSON schema as a zod validator; a schema zod cannot read still gets an object check, never a crash.
+ * Its `$ref`s are resolved and its patterns checked by the guard, bounded (schema-guard.ts).
+ */
 function argumentSchema(parameters: Record<string, unknown>): z.ZodType {
+    const guarded = guardSchema(parameters);
+    let base: z.ZodType;
     try {
-        return z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
+        base = z.fromJSONSchema(guarded.schema as Parameters<typeof z.fromJSONSchema>[0]);
     } catch {
-        return z.record(z.string(), z.unknown());
+        base = z.record(z.string(), z.unknown());
     }
+    return base.superRefine((value, ctx) => {
+        const problem = guarded.problem ? `This tool cannot be called: ${guarded.problem}.` : patternProblem(value, guarded.patterns);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 }
 
 /** The schema the provider sees: the registered one, with an object type and properties guaranteed. */
