@@ -32,4 +32,6 @@ export interface CheckpointDiff {
     kind: CheckpointKind;
     /** Line diff: -1 removed, 0 kept, 1 added. */
     ops: Array<{ op: -1 | 0 | 1; text: string }>;
+    /** Past the diff's bounds (an imported run's huge or scattered change): `ops` is the new text, kept. */
+    tooLarge?: true;
 }

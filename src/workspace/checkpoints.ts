@@ -80,10 +80,24 @@ export function rebuildCheckpoint(checkpoints: readonly CheckpointRecord[], seq:
     return text;
 }
 
-/** A unified-style line diff for the timeline, built from the same library. */
-export function lineDiff(before: string, after: string): Array<{ op: -1 | 0 | 1; text: string }> {
-    const { chars1, chars2, lineArray } = dmp.diff_linesToChars_(before, after);
-    const diffs = dmp.diff_main(chars1, chars2, false);
-    dmp.diff_charsToLines_(diffs, lineArray);
+/**
+ * What a line diff for the timeline may cost (issue 39 §2): texts of at most DIFF_MAX_CHARS together, at most
+ * DIFF_MAX_HUNKS changed blocks, half a second of diffing. An imported run can hold any text.
+ */
+export const DIFF_LIMITS = { maxChars: 1_000_000, maxHunks: 2_000, seconds: 0.5 } as const;
+
+const bounded = new diff_match_patch();
+bounded.Diff_Timeout = DIFF_LIMITS.seconds;
+
+/**
+ * A unified-style line diff for the timeline, built from the same library; null past DIFF_LIMITS (the caller
+ * shows the text instead).
+ */
+export function lineDiff(before: string, after: string): Array<{ op: -1 | 0 | 1; text: string }> | null {
+    if (before.length + after.length > DIFF_LIMITS.maxChars) return null;
+    const { chars1, chars2, lineArray } = bounded.diff_linesToChars_(before, after);
+    const diffs = bounded.diff_main(chars1, chars2, false);
+    if (diffs.filter(([op]) => op !== 0).length > DIFF_LIMITS.maxHunks) return null;
+    bounded.diff_charsToLines_(diffs, lineArray);
     return diffs.map(([op, text]) => ({ op: op as -1 | 0 | 1, text }));
 }

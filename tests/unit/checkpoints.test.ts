@@ -182,6 +182,7 @@ describe('lineDiff', () => {
         for (let i = 0; i < 60; i += 1) {
             const next = writer.edit(text);
             const ops = lineDiff(text, next);
+            assert.ok(ops, 'within the bounds');
             assert.equal(before(ops), text, `edit ${i}: before`);
             assert.equal(after(ops), next, `edit ${i}: after`);
             for (const op of ops) {
@@ -194,6 +195,16 @@ describe('lineDiff', () => {
             }
             text = next;
         }
+    });
+});
+
+describe('bounded diffs (issue 39 §2)', () => {
+    it('past its bounds (size, or thousands of scattered changes) a diff is not made: the caller shows the text', () => {
+        assert.equal(lineDiff('x'.repeat(600_000), 'y'.repeat(600_000)), null);
+        const lines = Array.from({ length: 5000 }, (_, i) => `line ${i}\n`);
+        const scattered = lines.map((line, i) => (i % 2 ? `changed ${i}\n` : line));
+        assert.equal(lineDiff(lines.join(''), scattered.join('')), null);
+        assert.ok(lineDiff(lines.join(''), lines.join('').replace('line 7\n', 'line seven\n')));
     });
 });
 

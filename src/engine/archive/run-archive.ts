@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { RECORD_VERSION, CheckpointRecordSchema, JournalEventSchema, RunRecordSchema, WorkspaceFileSchema } from '../../contract/records';
 import { fail, ok, type Result } from '../../contract/result';
 import type { RunStorage } from '../../store/run-storage';
-import { lineDiff, makeCheckpoint, MAX_DELTAS_PER_REBUILD, rebuildCheckpoint } from '../../workspace/checkpoints';
+import { lineDiff, DIFF_LIMITS, makeCheckpoint, MAX_DELTAS_PER_REBUILD, rebuildCheckpoint } from '../../workspace/checkpoints';
 import { checkedEvent, type JournalEvent } from '../../contract/events';
 import { isHiddenPath } from '../../workspace/roots';
 import { Journal } from '../journal/journal';
@@ -90,7 +90,10 @@ export async function checkpointDiff(storage: RunStorage, runId: string, seq: nu
         const after = rebuildCheckpoint(chain, seq);
         const before = index > 0 ? rebuildCheckpoint(chain, chain[index - 1]!.seq) : '';
         const kind = checkpointKinds(await storage.listEvents(runId)).get(seq)?.kind ?? 'write';
-        return ok({ seq, path: target.path, before, after, kind, ops: lineDiff(before, after) });
+        const ops = lineDiff(before, after);
+        // Past the diff's bounds the new text is shown as it is, without a diff (cut to what the panel shows).
+        if (!ops) return ok({ seq, path: target.path, before, after, kind, ops: [{ op: 0, text: after.slice(0, DIFF_LIMITS.maxChars / 2) }], tooLarge: true });
+        return ok({ seq, path: target.path, before, after, kind, ops });
     } catch (error) {
         return fail('checkpoint.corrupt', 'This checkpoint could not be rebuilt.', error instanceof Error ? error.message : String(error));
     }
