@@ -6,6 +6,8 @@ import { it } from 'node:test';
 import { Journal } from '../../src/engine/journal/journal';
 import type { AgentAccess } from '../../src/tools/agent-access';
 import { taskReturnTool } from '../../src/tools/agent/task-return';
+import { taskAccess } from '../../src/engine/agents/task-access';
+import { newTaskEntry } from '../../src/engine/agents/task-board';
 import type { RunControls, ToolContext, ToolOutcome } from '../../src/tools/tool';
 import { DEFAULT_ROOT_POLICY } from '../../src/workspace/roots';
 import { Workspace } from '../../src/workspace/workspace';
@@ -54,4 +56,15 @@ it('structured findings reach the caller as lines, with their refs', async () =>
     });
     assert.ok(outcome.ok);
     assert.deepEqual((returned[0] as { findings: string[] }).findings, ['The mill is east.', 'The bridge is north. (chat:current#12)', '{"distance":3}']);
+});
+
+it('two tasks of one agent returning at the same moment never share a summary file', async () => {
+    const storage = newStorage();
+    const journal = new Journal('run-t', storage, () => undefined, () => 1000);
+    const workspace = new Workspace('run-t', DEFAULT_ROOT_POLICY, storage, journal, () => 1000);
+    const entry = (taskId: string) => newTaskEntry({ taskId, agentId: 'researcher', agentName: 'Researcher', title: taskId, parentCallId: `call-${taskId}`, startedAt: 0 });
+    const result = { summary: 'Done.', status: 'completed' as const, artifacts: [], findings: [], warnings: [], suggestedNextActions: [], questionsForCaller: [] };
+    const [a, b] = await Promise.all([taskAccess(entry('task-1'), workspace).returnResult(result), taskAccess(entry('task-2'), workspace).returnResult(result)]);
+    assert.ok(a.ok && b.ok);
+    assert.deepEqual([a.summaryPath, b.summaryPath].sort(), ['summaries/researcher-result-2.md', 'summaries/researcher-result.md']);
 });

@@ -3,11 +3,22 @@ import type { AgentAccess, TaskResult } from '../../tools/agent-access';
 import type { Workspace } from '../../workspace/workspace';
 import type { TaskEntry } from './task-board';
 
-/** `summaries/<agentId>-result.md`, then `-2`, `-3` … for repeats. */
-function summaryPathFor(workspace: Workspace, agentId: string): string {
+/**
+ * Summary paths handed out in a run's workspace and not yet written: two tasks of one agent returning at the
+ * same time (issue 39 §10) would otherwise both find `-result.md` free across the await before either writes.
+ */
+const reserved = new WeakMap<Workspace, Set<string>>();
+
+/** `summaries/<agentId>-result.md`, then `-2`, `-3` … for repeats; reserved at once, so no two tasks share one. */
+function reserveSummaryPath(workspace: Workspace, agentId: string): string {
+    const taken = reserved.get(workspace) ?? new Set<string>();
+    reserved.set(workspace, taken);
     for (let n = 1; ; n += 1) {
         const path = `summaries/${agentId}-result${n === 1 ? '' : `-${n}`}.md`;
-        if (!workspace.get(path)) return path;
+        if (!workspace.get(path) && !taken.has(path)) {
+            taken.add(path);
+            return path;
+        }
     }
 }
 
@@ -44,7 +55,7 @@ export function taskAccess(entry: TaskEntry, view: Workspace): AgentAccess {
         delegate: () => ({ ok: false, error: toolError('agent.delegation_denied', 'A sub-agent does not delegate.', 'Do the task yourself.') }),
         await: async () => ({ ok: false, error: toolError('agent.task_not_found', 'A sub-agent has no tasks of its own.', 'Return your result with task_return.') }),
         async returnResult(result) {
-            const summaryPath = summaryPathFor(view, entry.agentId);
+            const summaryPath = reserveSummaryPath(view, entry.agentId);
             const resultPath = taskResultPath(entry.taskId);
             await view.writeHidden(resultPath, JSON.stringify({ taskId: entry.taskId, agentId: entry.agentId, title: entry.title, ...result }, null, 1));
             await view.write(summaryPath, summaryMarkdown(entry, result), 'replace');
