@@ -194,9 +194,10 @@ async function checkpoints(opts: { fileChars: number; patches: number; rebuildRe
         // A small edit somewhere in the file: replace one sentence-sized span with new words.
         const at = Math.floor(random() * (text.length - 120));
         const replaced = text.slice(at, at + 40 + Math.floor(random() * 60));
-        text = text.slice(0, at) + prose(random, replaced.length + Math.floor(random() * 20) - 10) + text.slice(at + replaced.length);
+        const written = prose(random, replaced.length + Math.floor(random() * 20) - 10);
+        text = text.slice(0, at) + written + text.slice(at + replaced.length);
         versions.push(text);
-        await workspace.patch(path, text, 1);
+        await workspace.patch(path, text, [{ offset: at, oldLength: replaced.length, newLength: written.length }]);
     }
     const patchMs = performance.now() - patchStarted;
     const stored = await storage.listCheckpoints(runId, path);

@@ -88,7 +88,8 @@ export const EVENT_PAYLOAD_SCHEMAS = {
         resultPath: text,
     }),
     'file-write': z.object({ path: text, mode: z.enum(['replace', 'append', 'direct_output']), version: count, chars: count }),
-    'patch-apply': z.object({ path: text, replacements: count, version: count }),
+    /** `edits`: each replacement as [offset, old length, new length] in the text before (absent in older journals). */
+    'patch-apply': z.object({ path: text, replacements: count, version: count, edits: z.array(z.tuple([count, count, count])).max(10_000).optional() }),
     /** `kind` says what made it; checkpoints journaled before it existed get theirs from the events around them. */
     checkpoint: z.object({ seq: count, path: text, version: count, full: z.boolean(), kind: CheckpointKindSchema.optional() }),
     /** `maxRounds`: the profile's round budget, which a Continue offers again (absent in journals from before). */

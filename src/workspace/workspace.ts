@@ -105,14 +105,16 @@ export class Workspace {
         return entry;
     }
 
-    async patch(path: string, next: string, replacements: number): Promise<FileEntry> {
+    /** A patch's new text, with where it replaced what (`offset` and lengths in the text before it). */
+    async patch(path: string, next: string, edits: ReadonlyArray<{ offset: number; oldLength: number; newLength: number }>): Promise<FileEntry> {
         const previous = this.files.get(path);
         const entry = { content: next, version: (previous?.version ?? 0) + 1 };
+        const spans = edits.map((edit): [number, number, number] => [edit.offset, edit.oldLength, edit.newLength]);
         // As in write: the change rides with its checkpoint, in one transaction.
-        void this.journal.append('patch-apply', { path, replacements, version: entry.version }, { files: [this.record(path, next, entry.version)] }, { defer: true });
+        void this.journal.append('patch-apply', { path, replacements: edits.length, version: entry.version, edits: spans }, { files: [this.record(path, next, entry.version)] }, { defer: true });
         await this.checkpoint(path, previous?.content ?? null, entry);
         this.files.set(path, entry);
-        this.readState.recordFull(path, entry.version);
+        this.readState.recordPatch(path, previous?.version ?? 0, entry.version, edits);
         return entry;
     }
 

@@ -553,8 +553,8 @@ describe('workspace.apply_patch', () => {
         const straddling = errorOf(await call(applyPatchTool, { path, old_string: 'line 3\nline 4', new_string: 'x' }));
         assert.equal(straddling.code, 'workspace.patch_requires_read');
         text(await call(applyPatchTool, { path, old_string: 'line 2', new_string: 'LINE 2' }));
-        // The run's own patch counts as a full read of the new version.
-        text(await call(applyPatchTool, { path, old_string: 'line 8', new_string: 'LINE 8' }));
+        // A patch reads only what it wrote (issue 39 §10): line 8 is still unread.
+        assert.equal(errorOf(await call(applyPatchTool, { path, old_string: 'line 8', new_string: 'LINE 8' })).code, 'workspace.patch_requires_read');
 
         text(await call(readFileTool, { path: 'scratch/q.md', start_line: 1, line_count: 2 }));
         const partial = errorOf(await call(applyPatchTool, { path: 'scratch/q.md', old_string: 'key', new_string: 'KEY', replace_all: true }));
@@ -604,7 +604,7 @@ describe('checkpoints', () => {
 
         const checkpointEvents = eventsOf('checkpoint');
         assert.equal(checkpointEvents.length, 5, 'reads, searches and listings make none');
-        assert.deepEqual(eventsOf('patch-apply').map((e) => e.payload), [{ path, replacements: 1, version: 3 }]);
+        assert.deepEqual(eventsOf('patch-apply').map((e) => e.payload), [{ path, replacements: 1, version: 3, edits: [[16, 5, 5]] }]);
         const checkpoints = await storage.listCheckpoints(RUN_ID, path);
         assert.equal(checkpoints.length, 4);
         assert.deepEqual(
@@ -662,5 +662,19 @@ describe('workspace.finish', () => {
         const { call, finishes } = setup({ foreground: false });
         text(await call(finishTool, {}));
         assert.deepEqual(finishes, [null]);
+    });
+});
+
+describe('a patch reads only what it wrote (issue 39 §10)', () => {
+    it('text never read stays unpatchable after a patch elsewhere; the written text and what was read before stay patchable', async () => {
+        const { workspace, call } = setup();
+        await workspace.seed({ 'persist/notes.md': 'alpha one\nbeta two\ngamma three\ndelta four\nepsilon five\n' });
+        await call(readFileTool, { path: 'persist/notes.md', start_line: 1, line_count: 2 });
+        const first = await call(applyPatchTool, { path: 'persist/notes.md', old_string: 'alpha one', new_string: 'ALPHA ONE!' });
+        assert.ok(first.ok, JSON.stringify(first));
+        const unread = await call(applyPatchTool, { path: 'persist/notes.md', old_string: 'delta four', new_string: 'DELTA' });
+        assert.ok(!unread.ok && unread.error.code === 'workspace.patch_requires_read', 'line 4 was never read');
+        assert.ok((await call(applyPatchTool, { path: 'persist/notes.md', old_string: 'beta two', new_string: 'BETA' })).ok, 'line 2 was read before, and moved with the first patch');
+        assert.ok((await call(applyPatchTool, { path: 'persist/notes.md', old_string: 'ALPHA ONE!', new_string: 'Alpha.' })).ok, 'what it wrote counts as read');
     });
 });

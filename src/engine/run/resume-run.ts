@@ -115,7 +115,13 @@ function fold(
         session.projection.apply(event, event.at, lookup);
         // What an agent wrote in full it has, in effect, read in full (as Workspace.write records live).
         const agent = agents.get(event.payload.taskId ?? ROOT_AGENT_KEY);
-        if ((event.type === 'file-write' && event.payload.mode !== 'append') || event.type === 'patch-apply') agent?.workspace.readState.recordFull(event.payload.path, event.payload.version);
+        if (event.type === 'file-write' && event.payload.mode !== 'append') agent?.workspace.readState.recordFull(event.payload.path, event.payload.version);
+        // A patch read only what it wrote (journals before issue 39 kept no edits: read whole, as then).
+        if (event.type === 'patch-apply') {
+            const { path, version, edits } = event.payload;
+            if (edits) agent?.workspace.readState.recordPatch(path, version - 1, version, edits.map(([offset, oldLength, newLength]) => ({ offset, oldLength, newLength })));
+            else agent?.workspace.readState.recordFull(path, version);
+        }
         onEvent?.(event, agents);
     }
     if (session.projection.messageId !== null) session.record.messageId = session.projection.messageId;

@@ -138,7 +138,7 @@ export const applyPatchTool = defineTool({
         next += content.slice(from);
         const tooLarge = checkFileSize(path, next);
         if (tooLarge) return failure(tooLarge);
-        const patched = await workspace.patch(path, next, offsets.length);
+        const patched = await workspace.patch(path, next, offsets.map((offset) => ({ offset, oldLength: input.old_string.length, newLength: input.new_string.length })));
 
         const count = offsets.length;
         return success(
