@@ -8,6 +8,7 @@ import { expandedRows, toggleRow } from './run-store';
 import { TaskBlock } from './task-view';
 import { stateChangeSummary, stateWriteSummary } from './state-rows';
 import type { NestedRows, RowContext } from './row-context';
+import { useElapsed } from './use-now';
 
 interface Face {
     icon: string;
@@ -153,6 +154,12 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
     }
 }
 
+/** A running step's time so far, ticking on its own: the row around it is memoised and does not re-render. */
+function RunningFor({ rowKey, at }: { rowKey: string; at: number }) {
+    const elapsed = useElapsed(rowKey, at, null, true);
+    return <span class="tavern-agent__event-meta">{formatDuration(elapsed) || '0 ms'}</span>;
+}
+
 /**
  * One timeline row: a one-line summary that opens (Enter, Space, click) into the full step. It reads a
  * signal (expandedRows), so @preact/signals' shouldComponentUpdate skips it while its props (the row object,
@@ -194,7 +201,11 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
                 <span class={`fa-solid ${face.icon} fa-fw tavern-agent__row-icon`} aria-hidden="true" />
                 <span class="tavern-agent__event-title">{face.title}</span>
                 <span class="tavern-agent__event-detail">{face.detail}</span>
-                {face.meta ? <span class="tavern-agent__event-meta">{face.meta}</span> : null}
+                {face.meta ? (
+                    <span class="tavern-agent__event-meta">{face.meta}</span>
+                ) : status === 'running' ? (
+                    <RunningFor rowKey={ctx.model.runId + expandKey} at={row.at} />
+                ) : null}
                 {face.status ? <span class="tavern-agent__visually-hidden">{face.status}</span> : null}
             </button>
             {open ? (

@@ -7,7 +7,7 @@ import { END_STATES, type RunSummary } from './rows';
 import { commitDraftText, exportRunFile, isRunChatOpen, jumpToMessage, resumeInterruptedRun, retryRun } from './run-actions';
 import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
 import { taskCountsText } from './task-status';
-import { useNow } from './use-now';
+import { useElapsed } from './use-now';
 import { PhaseBadge, recordOf, shownPhase, turnOf } from './turn-view';
 
 const DRAFT_PREFERENCE = ['output/direct_output.md', 'output/main.md'];
@@ -51,8 +51,7 @@ function Stat({ icon, label, value, name }: { icon: string; label: string; value
 
 export function RunHeader({ summary, source }: { summary: RunSummary; source: RunSource }) {
     const ended = END_STATES.has(summary.state);
-    const now = useNow(!ended);
-    const elapsed = summary.startedAt === null ? null : (ended ? (summary.endedAt ?? summary.lastAt ?? now) : now) - summary.startedAt;
+    const elapsed = useElapsed(summary.runId, summary.startedAt, summary.endedAt ?? summary.lastAt, !ended);
     const imported = source === 'imported';
     // Asked of SillyTavern once per chat, not on each render (a live run renders the header for each batch of events).
     const openChatId = chatStatus.value.chatId;
