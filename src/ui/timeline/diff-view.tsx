@@ -108,10 +108,10 @@ export function DiffBody({ diff }: { diff: Pick<CheckpointDiff, 'ops'> }) {
 }
 
 /** A commit checkpoint holds the text as it went into the chat: shown as that text, not as a diff with itself. */
-function CommittedText({ diff }: { diff: CheckpointDiff }) {
+function CommittedText({ diff, replaced }: { diff: CheckpointDiff; replaced: boolean }) {
     return (
         <>
-            <p class="tavern-agent__muted">{t`The text committed to the chat:`}</p>
+            <p class="tavern-agent__muted">{replaced ? t`The text committed to the chat earlier; a later version replaced it:` : t`The text committed to the chat:`}</p>
             <pre class="tavern-agent__text" data-committed="true">
                 {diff.after}
             </pre>
@@ -125,7 +125,7 @@ function CommittedText({ diff }: { diff: CheckpointDiff }) {
  * unchanged), or put it in the chat as the run's reply (a replace commit of the run's message). The latter
  * only for the reply's own drafts (output/) of a run that committed a reply.
  */
-export function DiffView({ runId, seq, canRestore, summary }: { runId: string; seq: number; canRestore: boolean; summary?: RunSummary }) {
+export function DiffView({ runId, seq, canRestore, summary, replaced = false }: { runId: string; seq: number; canRestore: boolean; summary?: RunSummary; replaced?: boolean }) {
     const loaded = useCheckpointDiff(runId, seq);
     const [busy, setBusy] = useState(false);
     if (!loaded || loaded.state === 'loading') return <p class="tavern-agent__muted">{t`Loading…`}</p>;
@@ -144,7 +144,7 @@ export function DiffView({ runId, seq, canRestore, summary }: { runId: string; s
                     {t`checkpoint`} {seq} · {checkpointKindLabel(diff.kind)}
                 </span>
             </div>
-            {diff.kind === 'commit' ? <CommittedText diff={diff} /> : <DiffBody diff={diff} />}
+            {diff.kind === 'commit' ? <CommittedText diff={diff} replaced={replaced} /> : <DiffBody diff={diff} />}
             {canRestore ? (
                 <div class="tavern-agent__restore">
                     {replyable ? (

@@ -1,3 +1,4 @@
+import { failureText, storedSentence } from '../../i18n/failure-text';
 import { t } from '../../i18n/t';
 import { callStatusLabel, firstLine, formatCount, formatDuration, toolDisplayName } from './format';
 import { RowDetail } from './row-detail';
@@ -56,11 +57,11 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
         case 'run-finish':
             return { icon: 'fa-flag-checkered', title: t`Finished`, detail: text('reason'), tone: 'ok' };
         case 'run-fail':
-            return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${text('message')}`, tone: 'error' };
+            return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${failureText({ code: text('code'), message: text('message') })}`, tone: 'error' };
         case 'run-resume':
             return { icon: 'fa-play', title: t`Resumed`, detail: `${text('events')} ${t`journaled events kept`}`, tone: 'info' };
         case 'run-cancel':
-            return { icon: 'fa-ban', title: t`Stopped`, detail: text('reason'), tone: 'error' };
+            return { icon: 'fa-ban', title: t`Stopped`, detail: storedSentence(text('reason')), tone: 'error' };
         case 'checkpoint-restore':
             return { icon: 'fa-clock-rotate-left', title: t`Checkpoint restored`, detail: `${text('path')} → v${text('version')}`, tone: 'ok' };
         case 'task-inject':

@@ -1,4 +1,5 @@
 import { useMemo } from 'preact/hooks';
+import { failureText } from '../../i18n/failure-text';
 import { t } from '../../i18n/t';
 import { chatStatus } from '../state';
 import { scopeLabel } from '../skills/skill-scope';
@@ -93,7 +94,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
             ) : null}
             {summary.error ? (
                 <p class="tavern-agent__error" role="alert">
-                    {summary.error.message} <code class="tavern-agent__code">{summary.error.code}</code>
+                    {failureText(summary.error)} <code class="tavern-agent__code">{summary.error.code}</code>
                 </p>
             ) : null}
             <div class="tavern-agent__toolbar" role="toolbar" aria-label={t`Run actions`}>
