@@ -1,8 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { call, calls, openAgentChat } from '../harness/agent';
-import { startTavernSession, type TavernSession } from '../harness/tavern';
+import { agentOn, call, calls, openAgentChat } from '../harness/agent';
+import { openCharacter, waitForSillyTavernReady } from '../harness/browser';
+import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
 
@@ -44,4 +45,118 @@ test('the elapsed time runs forward, at least once a second, while the model is 
     assert.ok(samples.length >= 11 && samples.at(-1)! - samples[0]! >= 2_000, `elapsed grew too little: ${samples.join(', ')}`);
     assert.match(rowMeta ?? '', /^\d(\.\d)? s$/, 'the running model row shows its elapsed time, past a second');
     await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor({ timeout: 30_000 });
+});
+
+test('at 320 px the Guide input and button lie inside the panel, and Stop and Guide keep their words on one line', async () => {
+    const page = await openAgentChat(session, { reuse: true });
+    session.mock.enqueue({ ...calls(call('workspace_finish', { reason: 'held' })), delayMs: 60_000 });
+    await page.locator('aside.tavern-agent').evaluate((el) => (el as HTMLElement).style.setProperty('--tavern-agent-width', '320px'));
+    await page.fill('#send_textarea', 'Hold on.');
+    await page.click('#send_but');
+    await page.locator('#tavern_agent_guidance').waitFor();
+    const box = (selector: string) => page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+    const boxes = {
+        panel: await box('aside.tavern-agent'),
+        input: await box('#tavern_agent_guidance'),
+        button: await box('#tavern_agent_guidance_send'),
+        stopHeight: (await box('.tavern-agent__runs-header .tavern-agent__stop')).height,
+    };
+    assert.ok(Math.abs(boxes.panel.width - 320) < 2, `the panel is 320 px wide: ${boxes.panel.width}`);
+    for (const [name, box] of [['input', boxes.input], ['button', boxes.button]] as const) {
+        assert.ok(box.left >= boxes.panel.left && box.right <= boxes.panel.right + 0.5, `the Guide ${name} lies inside the panel: ${JSON.stringify(box)} in ${JSON.stringify(boxes.panel)}`);
+        assert.ok(box.width > 20, `the Guide ${name} is not squeezed away`);
+    }
+    assert.ok(boxes.stopHeight < 40, `Stop stays one line: ${boxes.stopHeight} px`);
+    await page.evaluate(() => globalThis.TavernAgent!.stop());
+    await page.locator('.tavern-agent__run[data-run-state="cancelled"]').waitFor();
+});
+
+/**
+ * Runs of Latin letters the reader sees under `root`, outside code, ids and file paths: text in code,
+ * pre, kbd and monospaced spans is skipped, and so are words with a dot, slash, # or digit in
+ * them (tool names, paths, run ids; not an underscore: tool_calls is a word a reader meets), units after a number, and input values of those kinds.
+ */
+async function englishIn(page: Page, root: string): Promise<string[]> {
+    // Collected in the page, judged here (a named function inside evaluate would need tsx's helpers there).
+    const texts = await page.evaluate((selector) => {
+        // The model's own words (its finish reason, a built-in's prompt to the model) are not the panel's.
+        const skipped =
+            'code, pre, kbd, .tavern-agent__code, .tavern-agent__mono, .tavern-agent__visually-hidden, [data-row-key] .tavern-agent__event-title, [data-event-type="run-finish"] .tavern-agent__event-detail, #tavern_agent_profile_systemPrompt, #tavern_agent_profile_id';
+        const found: Array<[string, string]> = [];
+        for (const scope of document.querySelectorAll(selector)) {
+            const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const parent = node.parentElement!;
+                if (parent.closest(skipped) || parent.closest('[hidden], [aria-hidden="true"]')) continue;
+                if (parent.getClientRects().length === 0 && parent.tagName !== 'OPTION') continue;
+                found.push([node.textContent ?? '', parent.className || parent.tagName]);
+            }
+            for (const field of scope.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[type="text"], input:not([type]), textarea')) {
+                if (field.getClientRects().length && !field.matches(skipped)) found.push([`${field.value} ${field.placeholder ?? ''}`, field.id || field.name]);
+            }
+            for (const titled of scope.querySelectorAll('[title], [aria-label]')) {
+                if (!titled.closest(skipped)) found.push([`${titled.getAttribute('title') ?? ''} ${titled.getAttribute('aria-label') ?? ''}`, `@title ${titled.className}`]);
+            }
+        }
+        return found;
+    }, root);
+    const offenders: string[] = [];
+    for (const [text, where] of texts) {
+        // An id in parentheses after its name ("研究员 (researcher)") is the id, as the panel shows ids.
+        const words = text.replace(/\([a-z0-9_-]+\)/g, '').split(/\s+/).filter((word) => !/[./#@\d]/.test(word));
+        const cleaned = words.join(' ').replace(/\b(ms|s|k|M|v|SillyTavern|Seraphina|JSON|API|ID|Token|MVU|Tracker|Tavern Helper|Chat Completion)\b/g, '');
+        const match = cleaned.match(/[A-Za-z]{2,}(?:[^\S\n]+[A-Za-z]{2,})*/g);
+        if (match) offenders.push(`${match.join(' | ')} ⟵ ${where}: ${text.trim().slice(0, 80)}`);
+    }
+    return offenders;
+}
+
+/** Opens every closed row of the shown run, one at a time (each opening re-renders the list). */
+async function openAllRows(page: Page): Promise<void> {
+    const closed = page.locator('.tavern-agent__run .tavern-agent__row-toggle[aria-expanded="false"]');
+    for (let i = 0; i < 30 && (await closed.count()) > 0; i++) await closed.first().click();
+}
+
+test('in Chinese, a stopped run, a finished run\'s rows and the profile editor hold no English sentence', async () => {
+    const { page } = await session.open({ width: 1280, height: 900 });
+    await page.evaluate(() => localStorage.setItem('language', 'zh-cn'));
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForSillyTavernReady(page);
+    await waitForExtension(page);
+    await openCharacter(page);
+    await slash(page, '/newchat');
+    await agentOn(page);
+    await page.click('#tavern_agent_button .drawer-icon');
+    session.mock.reset();
+    const offenders: string[] = [];
+    // A finished run: draft, patch, commit, finish; every row opened.
+    session.mock.enqueue(
+        { text: 'Drafting.', usage: { input: 100, output: 10 }, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'Old text.' })) },
+        { usage: { input: 200, output: 20 }, ...calls(call('workspace_apply_patch', { path: 'output/main.md', old_string: 'Old', new_string: 'New' })) },
+        { usage: { input: 300, output: 30 }, ...calls(call('workspace_commit', {}), call('workspace_finish', { reason: 'done' })) },
+    );
+    await page.fill('#send_textarea', '写一段。');
+    await page.click('#send_but');
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor({ timeout: 30_000 });
+    await openAllRows(page);
+    offenders.push(...(await englishIn(page, 'aside.tavern-agent .tavern-agent__runs')).map((o) => `finished: ${o}`));
+    // A stopped run.
+    session.mock.enqueue({ ...calls(call('workspace_finish', { reason: 'held' })), delayMs: 60_000 });
+    await page.fill('#send_textarea', '等一下。');
+    await page.click('#send_but');
+    await page.locator('.tavern-agent__run[data-run-state="running"]').waitFor();
+    offenders.push(...(await englishIn(page, 'aside.tavern-agent .tavern-agent__runs')).map((o) => `running: ${o}`));
+    await page.locator('.tavern-agent__runs-header .tavern-agent__stop').click();
+    await page.locator('.tavern-agent__run[data-run-state="cancelled"]').waitFor();
+    await openAllRows(page);
+    offenders.push(...(await englishIn(page, 'aside.tavern-agent .tavern-agent__runs')).map((o) => `stopped: ${o}`));
+    // The profile editor on a built-in profile, and the default-profile options in the Extensions drawer.
+    await page.click('#tavern_agent_profiles > summary');
+    await page.click('[data-testid="profile-list"] [data-profile-id="game-master"]');
+    await page.locator('[data-testid="profile-form"][data-profile-id="game-master"]').waitFor();
+    offenders.push(...(await englishIn(page, '#tavern_agent_profiles')).map((o) => `profiles: ${o}`));
+    offenders.push(...(await englishIn(page, '.tavern-agent-settings')).map((o) => `settings: ${o}`));
+    if (offenders.length) console.log(offenders.join('\n'));
+    assert.deepEqual(offenders, []);
+    await page.context().close();
 });

@@ -14,6 +14,7 @@ import { useState } from 'preact/hooks';
 import { ExtToolFields } from './ext-tool-fields';
 import { BriefFields } from './brief-fields';
 import { ScriptsField } from './scripts-field';
+import { profileDescription, profileName } from './profile-names';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -120,13 +121,14 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                     onValue={(value) => edit((p) => void (p.id = value))}
                 />
             ) : null}
-            <TextField path="displayName" label={t`Name`} value={profile.displayName} errors={at('displayName')} onValue={(value) => edit((p) => void (p.displayName = value))} />
+            {/* A built-in's own name and description in the reader's language; typing replaces them (then stored as typed). */}
+            <TextField path="displayName" label={t`Name`} value={profileName(profile)} errors={at('displayName')} onValue={(value) => edit((p) => void (p.displayName = value))} />
             <Field path="description" label={t`Description`} errors={at('description')}>
                 <textarea
                     id={inputId('description')}
                     class="text_pole"
                     rows={2}
-                    value={profile.description}
+                    value={profileDescription(profile)}
                     {...invalidProps('description', at('description'))}
                     onInput={(event) => edit((p) => void (p.description = event.currentTarget.value))}
                 />
@@ -202,7 +204,7 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 {profile.delegation.canDelegate ? (
                     <p class="tavern-agent__muted" data-testid="delegation-targets">
                         {targets.length
-                            ? `${t`May call:`} ${targets.map((target) => `${target.displayName} (${target.id})`).join(', ')}`
+                            ? `${t`May call:`} ${targets.map((target) => `${profileName(target)} (${target.id})`).join(', ')}`
                             : t`No agent accepts calls from this profile yet: make one callable, allowed as a sub-agent, and list this id (or *) among its allowed callers.`}
                     </p>
                 ) : null}

@@ -10,6 +10,7 @@ import { TaskBlock } from './task-view';
 import { stateChangeSummary, stateWriteSummary } from './state-rows';
 import type { NestedRows, RowContext } from './row-context';
 import { useElapsed } from './use-now';
+import { commitModeLabel, toolSummaryLine } from './tool-summary';
 
 interface Face {
     icon: string;
@@ -135,7 +136,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
                       ? t`running…`
                       : row.status === 'stopped'
                         ? t`not finished: the run ended first`
-                        : firstLine(row.summary);
+                        : firstLine(toolSummaryLine(row.canonical ?? row.name, row.summary));
             return {
                 icon: STATUS_ICONS[row.status],
                 title: row.canonical ?? toolDisplayName(row.name),
@@ -149,7 +150,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
         case 'file':
             return { icon: 'fa-file-pen', title: changeTitle(row.change), detail: `${row.change.path} · v${row.change.version}`, tone: 'info', meta: '' };
         case 'commit':
-            return { icon: 'fa-message', title: t`Committed to chat`, detail: `${row.path} → #${row.messageId} (${row.mode})`, tone: 'ok', meta: '' };
+            return { icon: 'fa-message', title: t`Committed to chat`, detail: `${row.path} → #${row.messageId} (${commitModeLabel(row.mode)})`, tone: 'ok', meta: '' };
         case 'note':
             return { ...noteFace(row), meta: '' };
     }
