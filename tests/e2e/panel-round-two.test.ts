@@ -160,3 +160,33 @@ test('in Chinese, a stopped run, a finished run\'s rows and the profile editor h
     assert.deepEqual(offenders, []);
     await page.context().close();
 });
+
+test('the profile editor: Saved. at the Save button, errors in words, the default commit cap, a mixed tool group', async () => {
+    // A fresh page: saving changes a profile page-wide.
+    const page = await openAgentChat(session);
+    await page.click('#tavern_agent_profiles > summary');
+    await page.click('[data-testid="profile-list"] [data-profile-id="writer"]');
+    await page.locator('[data-testid="profile-form"][data-profile-id="writer"]').waitFor();
+    // The commit cap a blank field keeps is shown.
+    assert.equal(await page.locator('#tavern_agent_profile_tools_maxCallsPerTool_workspace_commit').getAttribute('placeholder'), '10');
+    // A refused number says what is allowed, not what the validator checked.
+    await page.fill('#tavern_agent_profile_tools_maxRounds', '0');
+    await page.click('[data-testid="profile-save"]');
+    const error = page.locator('[data-field="tools.maxRounds"] [data-testid="field-error"]');
+    assert.equal((await error.textContent())?.trim(), 'The smallest value allowed is 1.');
+    // Saved, said at the button, on screen.
+    await page.fill('#tavern_agent_profile_tools_maxRounds', '7');
+    await page.click('[data-testid="profile-save"]');
+    const saved = page.locator('[data-testid="profile-saved"]');
+    await saved.waitFor();
+    const box = (await saved.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `"Saved." is on screen: ${JSON.stringify(box)}`);
+    // A group with some of its tools allowed is drawn mixed (the writer allows some workspace tools, not all context ones).
+    const mixed = await page.$$eval('.tavern-agent__capability-head input[type="checkbox"]', (boxes) =>
+        boxes.filter((el) => (el as HTMLInputElement).indeterminate).map((el) => getComputedStyle(el, '::before').transform),
+    );
+    assert.ok(mixed.length > 0, 'some group of the writer is partly allowed');
+    assert.ok(mixed.every((transform) => transform !== 'none' && !transform.startsWith('matrix(0')), `the mixed box is drawn: ${mixed.join(', ')}`);
+    await page.context().close();
+});

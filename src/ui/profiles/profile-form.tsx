@@ -25,6 +25,8 @@ interface ProfileFormProps {
     profileIds: readonly string[];
     profiles: readonly Profile[];
     saving: boolean;
+    /** The last Save succeeded and nothing changed since: said beside the button. */
+    saved?: boolean;
     onDraft(draft: Draft): void;
     onSave(): void;
 }
@@ -79,7 +81,7 @@ const ADVANCED_PATHS = ['presentation', 'maxToolReminders', 'tools.maxCallsPerTo
  * comes first (name, model, what the agent may do, its budget, its instructions); everything else is under
  * "Advanced", closed until opened or until one of its fields has an error.
  */
-export function ProfileForm({ draft, errors, tools, connections, profileIds, profiles, saving, onDraft, onSave }: ProfileFormProps) {
+export function ProfileForm({ draft, errors, tools, connections, profileIds, profiles, saving, saved = false, onDraft, onSave }: ProfileFormProps) {
     const profile = draft.profile;
     const [advancedOpen, setAdvancedOpen] = useState(false);
     const edit = (change: (p: Profile) => void) => {
@@ -249,6 +251,11 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 {errors.length ? (
                     <span class="tavern-agent__error" role="alert" data-testid="profile-save-refused">
                         {t`Not saved: fix the fields marked above.`}
+                    </span>
+                ) : null}
+                {saved && !errors.length ? (
+                    <span class="tavern-agent__muted" role="status" data-testid="profile-saved">
+                        <span class="fa-solid fa-check" aria-hidden="true" /> {t`Saved.`}
                     </span>
                 ) : null}
                 <button type="submit" class="menu_button tavern-agent__button" data-testid="profile-save" disabled={saving}>
