@@ -140,6 +140,10 @@ test('in Chinese, a stopped run, a finished run\'s rows and the profile editor h
     await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor({ timeout: 30_000 });
     await openAllRows(page);
     offenders.push(...(await englishIn(page, 'aside.tavern-agent .tavern-agent__runs')).map((o) => `finished: ${o}`));
+    // The opened patch shows the words it changed within the line, not only the whole line.
+    await page.locator('ins .tavern-agent__diff-word').first().waitFor();
+    assert.deepEqual(await page.locator('del .tavern-agent__diff-word').allTextContents(), ['Old']);
+    assert.deepEqual(await page.locator('ins .tavern-agent__diff-word').allTextContents(), ['New']);
     // A stopped run.
     session.mock.enqueue({ ...calls(call('workspace_finish', { reason: 'held' })), delayMs: 60_000 });
     await page.fill('#send_textarea', '等一下。');

@@ -5,11 +5,12 @@ import { checkpointKindLabel } from './format';
 import type { RunSummary } from './rows';
 import { putVersionInChat, restoreCheckpoint } from './run-actions';
 import { useCheckpointDiff } from './use-run-data';
+import { pairChangedLines, type LinePart } from './word-diff';
 
 /** Unchanged lines kept around each change; longer unchanged stretches fold into one line. */
 const CONTEXT = 3;
 
-type DiffLine = { op: -1 | 0 | 1; text: string };
+type DiffLine = { op: -1 | 0 | 1; text: string; parts?: LinePart[] };
 type DiffPiece = { kind: 'line'; line: DiffLine } | { kind: 'fold'; id: number; lines: DiffLine[] };
 
 function splitLines(ops: CheckpointDiff['ops']): DiffLine[] {
@@ -19,7 +20,7 @@ function splitLines(ops: CheckpointDiff['ops']): DiffLine[] {
         if (parts.at(-1) === '') parts.pop();
         for (const part of parts) lines.push({ op, text: part });
     }
-    return lines;
+    return pairChangedLines(lines);
 }
 
 /** Folds long unchanged stretches, keeping CONTEXT lines next to each change. */
@@ -48,13 +49,23 @@ function foldUnchanged(lines: DiffLine[]): DiffPiece[] {
     return pieces;
 }
 
+/** A changed line's text, its changed words marked when it was paired with its replacement. */
+function LineText({ line }: { line: DiffLine }) {
+    if (!line.parts) return <>{line.text}</>;
+    return (
+        <>
+            {line.parts.map((part) => (part.changed ? <mark class="tavern-agent__diff-word">{part.text}</mark> : part.text))}
+        </>
+    );
+}
+
 function Line({ line }: { line: DiffLine }) {
     // <ins>/<del> say "added"/"removed" to assistive technology; the sign says it to the eye.
     if (line.op === 1) {
         return (
             <ins class="tavern-agent__diff-line tavern-agent__diff-line--added">
                 <span class="tavern-agent__diff-sign" aria-hidden="true">+</span>
-                {line.text}
+                <LineText line={line} />
                 {'\n'}
             </ins>
         );
@@ -63,7 +74,7 @@ function Line({ line }: { line: DiffLine }) {
         return (
             <del class="tavern-agent__diff-line tavern-agent__diff-line--removed">
                 <span class="tavern-agent__diff-sign" aria-hidden="true">−</span>
-                {line.text}
+                <LineText line={line} />
                 {'\n'}
             </del>
         );
