@@ -1,9 +1,38 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { agentOn, call, calls, openAgentChat } from '../harness/agent';
 import { openCharacter, waitForSillyTavernReady } from '../harness/browser';
-import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+
+const images = path.join(REPO_ROOT, 'docs/images');
+const artifacts = path.join(REPO_ROOT, 'test-results');
+
+/**
+ * The panel with the character drawer open, at 1280 and 390 px: English into docs/images (the README's
+ * picture), other languages into test-results/ to be looked at.
+ */
+async function shootPanel(page: Page, name: string, language: string): Promise<void> {
+    mkdirSync(images, { recursive: true });
+    mkdirSync(artifacts, { recursive: true });
+    for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+        await page.setViewportSize(viewport);
+        if (!(await page.locator('#right-nav-panel.openDrawer').count())) await page.click('#rightNavDrawerIcon');
+        await page.locator('#right-nav-panel.openDrawer').waitFor();
+        // Pinned, as a user keeps it: an unpinned drawer closes when the panel opens (drawers close each other).
+        if (!(await page.locator('#rm_button_panel_pin').isChecked())) await page.locator('label[for="rm_button_panel_pin"]').click();
+        // The panel opened last is on top: open it again over the drawer.
+        if (await page.locator('aside.tavern-agent').count()) await page.click('#tavern_agent_button .drawer-icon');
+        await page.click('#tavern_agent_button .drawer-icon');
+        await page.locator('aside.tavern-agent .tavern-agent__run').waitFor();
+        await page.waitForTimeout(300);
+        const file = language === 'en' ? path.join(images, `${name}-${size}.png`) : path.join(artifacts, `${name}-${size}-${language}.png`);
+        await page.screenshot({ path: file });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+}
 
 let session: TavernSession;
 
@@ -154,6 +183,7 @@ test('in Chinese, a stopped run, a finished run\'s rows and the profile editor h
     await page.locator('.tavern-agent__run[data-run-state="cancelled"]').waitFor();
     await openAllRows(page);
     offenders.push(...(await englishIn(page, 'aside.tavern-agent .tavern-agent__runs')).map((o) => `stopped: ${o}`));
+    await shootPanel(page, 'run', 'zh-cn');
     // The profile editor on a built-in profile, and the default-profile options in the Extensions drawer.
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="game-master"]');
@@ -193,4 +223,18 @@ test('the profile editor: Saved. at the Save button, errors in words, the defaul
     assert.ok(mixed.length > 0, 'some group of the writer is partly allowed');
     assert.ok(mixed.every((transform) => transform !== 'none' && !transform.startsWith('matrix(0')), `the mixed box is drawn: ${mixed.join(', ')}`);
     await page.context().close();
+});
+
+test('the README picture: a finished run beside the chat, with the character drawer open, at 1280 and 390 px', async () => {
+    const page = await openAgentChat(session, { reuse: true });
+    session.mock.enqueue(
+        { text: 'Drafting the scene.', reasoning: 'Start short.', usage: { input: 1200, output: 90 }, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The glade is quiet.\nSeraphina smiles and hands you a cup of tea.' })) },
+        { usage: { input: 1400, output: 40 }, ...calls(call('workspace_apply_patch', { path: 'output/main.md', old_string: 'a cup of tea', new_string: 'a steaming cup of mint tea' })) },
+        { usage: { input: 1500, output: 20 }, ...calls(call('workspace_commit', {}), call('workspace_finish', { reason: 'The reply is in the chat.' })) },
+    );
+    await page.fill('#send_textarea', 'I wake up in the glade.');
+    await page.click('#send_but');
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor({ timeout: 30_000 });
+    await page.locator('.tavern-agent__event[data-event-type="patch-apply"], .tavern-agent__event[data-kind="tool"]', { hasText: 'apply_patch' }).first().locator('.tavern-agent__row-toggle').click();
+    await shootPanel(page, 'run', 'en');
 });
