@@ -41,6 +41,7 @@ export function judgeSkills(parsed: readonly ParsedSkill[], index: readonly Skil
             conflict: conflictOf(index, scope, bundle),
             warnings: [...skill.warnings],
             scripts: scriptFilesOf(bundle.files),
+            paths: bundle.files.map((file) => ({ path: file.path, bytes: file.bytes })),
         };
         if (seen.has(bundle.name)) {
             return { bundle: null, preview: { ...preview, error: `Another skill in this import is also named "${bundle.name}"; skills are never renamed, so only the first is used.` } };
