@@ -6,6 +6,38 @@ export interface FieldError {
     /** Dotted path of the field, e.g. "tools.maxRounds"; "" for the profile as a whole. */
     path: string;
     message: string;
+    /** What the validator found, as data, for the panel to say in the reader's words (the message is the validator's). */
+    rule?: FieldRule;
+}
+
+export type FieldRule =
+    | { kind: 'too_small' | 'too_big'; of: 'number' | 'text' | 'list'; limit: number; integer?: boolean }
+    | { kind: 'not_whole' }
+    | { kind: 'wrong_type'; expected: string }
+    | { kind: 'not_allowed'; allowed: string[] }
+    | { kind: 'bad_format' };
+
+/** The validator's issue as a rule a user can be told about; null for the rest (their message is kept). */
+function ruleOf(issue: z.core.$ZodIssue): FieldRule | null {
+    switch (issue.code) {
+        case 'too_small':
+        case 'too_big': {
+            const of = issue.origin === 'number' || issue.origin === 'int' ? 'number' : issue.origin === 'string' ? 'text' : issue.origin === 'array' || issue.origin === 'set' ? 'list' : null;
+            const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+            if (of === null) return null;
+            // An exclusive bound of a whole number is the next whole number in words ("at least 1" for > 0).
+            const limit = Number(bound) + (issue.inclusive === false ? (issue.code === 'too_small' ? 1 : -1) : 0);
+            return { kind: issue.code, of, limit };
+        }
+        case 'invalid_type':
+            return issue.expected === 'int' ? { kind: 'not_whole' } : { kind: 'wrong_type', expected: String(issue.expected) };
+        case 'invalid_value':
+            return { kind: 'not_allowed', allowed: issue.values.map(String) };
+        case 'invalid_format':
+            return { kind: 'bad_format' };
+        default:
+            return null;
+    }
 }
 
 export type ProfileParse = { ok: true; profile: Profile; migratedFrom: number | null } | { ok: false; errors: FieldError[] };
@@ -35,7 +67,10 @@ const MIGRATIONS: Record<number, Migration> = {
 };
 
 function issuesToErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
-    return issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    return issues.map((issue) => {
+        const rule = ruleOf(issue);
+        return { path: issue.path.map(String).join('.'), message: issue.message, ...(rule ? { rule } : {}) };
+    });
 }
 
 /** Validates a profile from storage or an import, migrating older versions first. */

@@ -338,3 +338,9 @@ export function isToolAllowed(profile: Pick<Profile, 'tools'> & Partial<Pick<Pro
 function scriptsAllow(setting: ScriptsSetting, needs: ScriptsSetting): boolean {
     return setting === 'all' || (setting === 'skills' && needs === 'skills');
 }
+
+/**
+ * Each commit is a chat save: a run's commits are bounded unless the profile sets its own cap (SPEC §3).
+ * In the contract so the profile editor can show the cap a blank field means.
+ */
+export const DEFAULT_TOOL_CAPS: Readonly<Record<string, number>> = { 'workspace.commit': 10 };

@@ -73,6 +73,8 @@ export interface SkillPreview {
     bytes: number;
     conflict: SkillConflict;
     warnings: string[];
+    /** Every file's path and size, listed by the install preview so a user sees what they install. */
+    paths?: Array<{ path: string; bytes: number }>;
     /** Its files under `scripts/` with their sizes, listed by the install preview (issue 35); optional like `error`. */
     scripts?: SkillScriptFile[];
     /**

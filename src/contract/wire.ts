@@ -145,6 +145,8 @@ export interface ArchiveApi {
     checkpointDiff(runId: string, seq: number): Promise<Result<CheckpointDiff>>;
     /** Writes a checkpoint's text back as the file's current version (ended runs only). */
     restoreCheckpoint(runId: string, seq: number): Promise<Result<{ path: string; version: number }>>;
+    /** Journals a checkpoint's text put in the chat as the run's reply (message `messageId`): a commit row and checkpoint. */
+    journalPutInChat(runId: string, seq: number, messageId: number): Promise<Result<{ path: string; version: number }>>;
     /** One JSON file: the run record, its journal, files and checkpoints. */
     exportRun(runId: string): Promise<Result<string>>;
     /** Stores an export read-only for viewing, under a new run id (chat key "imported"). */

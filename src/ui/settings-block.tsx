@@ -1,6 +1,7 @@
 import { PANEL_WIDTH_MAX, PANEL_WIDTH_MIN, clampPanelWidth, type PanelSettings } from '../contract/panel-settings';
 import { t } from '../i18n/t';
 import { profileData, refreshProfiles } from './profiles/profile-data';
+import { profileName } from './profiles/profile-names';
 import { services } from './services';
 import { panelSettingsState } from './state';
 import { RetentionFields } from './storage/retention-fields';
@@ -31,7 +32,7 @@ function DefaultProfile({ value }: { value: string }) {
                 {listings.some((listing) => listing.id === value) ? null : <option value={value}>{value}</option>}
                 {listings.map((listing) => (
                     <option value={listing.id} disabled={!listing.profile}>
-                        {listing.profile?.displayName ?? listing.id}
+                        {listing.profile ? profileName(listing.profile) : listing.id}
                     </option>
                 ))}
             </select>

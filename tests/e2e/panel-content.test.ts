@@ -130,6 +130,19 @@ test('checkpoints are labelled by what made them; the commit shows its text; "Pu
         return context.chat.at(-1)!.mes;
     });
     assert.equal(saved, 'Old text.\nThe forest is quiet.');
+    // It left a trace like a restore: a commit row in the timeline, the file's text again, and a commit
+    // checkpoint; the earlier commit is no longer called the text in the chat.
+    await page.locator('.tavern-agent__run .tavern-agent__event[data-kind="commit"]').nth(1).waitFor();
+    await page.locator('.tavern-agent__run .tavern-agent__event[data-event-type="checkpoint-restore"]').waitFor();
+    const after = await items.evaluateAll((lis) =>
+        lis.filter((li) => li.textContent?.includes('output/main.md')).map((li) => ({ kind: li.getAttribute('data-kind'), replaced: li.getAttribute('data-replaced'), label: li.querySelector('[data-checkpoint-kind]')?.textContent ?? '' })),
+    );
+    assert.deepEqual(after.map((c) => c.kind), ['write', 'patch', 'commit', 'commit']);
+    assert.equal(after[2]!.replaced, 'true');
+    assert.match(after[2]!.label, /committed earlier, since replaced/);
+    assert.match(after[3]!.label, /committed to the chat · v3/);
+    await items.last().locator('button.tavern-agent__link').click();
+    await items.last().locator('pre[data-committed="true"]', { hasText: 'Old text.' }).waitFor();
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });

@@ -48,7 +48,15 @@ test('plain text instead of tool calls is saved, reminded twice, then fails with
     assert.match(lastUserText(1), /reminder 1\/2/);
     assert.match(lastUserText(2), /reminder 2\/2/);
     assert.equal(await lastRunState(page), 'failed');
-    await page.locator('.tavern-agent__run [role="alert"]', { hasText: 'model.tool_call_required' }).waitFor();
+    const alert = page.locator('.tavern-agent__run [role="alert"]', { hasText: 'model.tool_call_required' });
+    await alert.waitFor();
+    // The user is told the ways out, in the panel and in the toast.
+    for (const shown of [alert, page.locator('.toast-error', { hasText: 'model.tool_call_required' }).last()]) {
+        const text = (await shown.textContent()) ?? '';
+        assert.match(text, /model or profile that can call tools/);
+        assert.match(text, /\/agent pipeline before=director reply=sillytavern/);
+        assert.match(text, /switch Agent Mode off/);
+    }
     assert.equal((await chatLines(page)).length, before + 1, 'nothing was committed');
 });
 

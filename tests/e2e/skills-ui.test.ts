@@ -106,6 +106,9 @@ test('import a zip with a preview, browse and view it, replace a changed version
     await importZip(page, PLACES_V1);
     assert.equal(await preview(page).getAttribute('data-conflict'), 'new');
     assert.match(await preview(page).innerText(), /Keeps the world consistent/);
+    // The preview lists what it installs, file by file.
+    const listed = (await preview(page).locator('[data-testid="skill-preview-files"] code').allTextContents()).sort();
+    assert.deepEqual(listed, ['SKILL.md', 'assets/dot.png', 'references/places.md', 'scripts/index.sh']);
     assert.equal(await page.locator('[data-testid="skill-choice"]').count(), 0, 'a new skill needs no choice');
     assert.deepEqual(await listedGlobal(page), [], 'the preview installed nothing');
     await page.click('[data-testid="skill-install"]');

@@ -97,6 +97,25 @@ describe('a fix run', () => {
         assert.deepEqual((await loadStoredInput(h.storage, 'fix-1'))?.input.fix, input.fix);
     });
 
+    it('never commits its own instructions: a text that copies them is refused, and the model told why', async () => {
+        const h = runHarness({
+            script: [
+                // The model copies the whole last message (header, request, reply) into the file.
+                toolTurn(rawCall('w', 'workspace_write_file', { path: 'output/main.md', content: '[Revise your reply (message #2) as the user asks]\nRequest: make it shorter\n\nYou wake.' })),
+                toolTurn(rawCall('c', 'workspace_commit')),
+                toolTurn(rawCall('w2', 'workspace_write_file', { path: 'output/main.md', content: 'You wake.' })),
+                toolTurn(rawCall('c2', 'workspace_commit'), rawCall('f', 'workspace_finish')),
+            ],
+        });
+        const base = sampleRunInput();
+        const input = sampleRunInput({ runId: 'fix-leak', prefix: [...base.prefix, reply('run-a', 'You wake in the glade.')], fix: { messageIndex: 2, text: 'You wake in the glade.', request: 'make it shorter' } });
+        const outcome = await h.run(input);
+        assert.equal(outcome.state, 'completed');
+        assert.match(String(h.requests[0]!.messages[0]!.content), /never the bracketed/);
+        assert.deepEqual(h.commits.map((c) => c.text), ['You wake.'], 'only the clean text reached the chat');
+        assert.match(JSON.stringify(h.requests[2]!.messages.at(-1)), /instruction header/);
+    });
+
     it("starts from the fixed message's memory (not a later one's) and writes its own whole into it", async () => {
         const atlas = 'a'.repeat(3000);
         const own: MemoryPayload = { v: 1, files: { 'persist/notes.md': 'The bridge fell.', 'persist/atlas.md': atlas } };

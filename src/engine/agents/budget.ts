@@ -1,5 +1,5 @@
 import type { WrapUpReason } from '../../contract/events';
-import type { Profile } from '../../contract/profile';
+import { DEFAULT_TOOL_CAPS, type Profile } from '../../contract/profile';
 
 /** Tools a run may still call once its budget is spent, so a finished draft is never lost (SPEC §1). */
 export const WRAP_UP_TOOLS: ReadonlySet<string> = new Set(['workspace.commit', 'workspace.finish']);
@@ -7,8 +7,7 @@ export const WRAP_UP_TOOLS: ReadonlySet<string> = new Set(['workspace.commit', '
 /** The one tool a sub-agent may still call when its budget is spent. */
 export const TASK_WRAP_UP_TOOLS: ReadonlySet<string> = new Set(['task.return']);
 
-/** Each commit is a chat save: a run's commits are bounded unless the profile sets its own cap (SPEC §3). */
-export const DEFAULT_TOOL_CAPS: Readonly<Record<string, number>> = { 'workspace.commit': 10 };
+export { DEFAULT_TOOL_CAPS };
 
 
 /**

@@ -4,6 +4,7 @@ import type { LoopState } from '../projection/agent-track';
 import type { RunSession } from '../run/run-session';
 import { EMPTY_STATE } from '../../contract/state';
 import { stateWrites } from '../../state/state-view';
+import { fixInstructionsLeak } from '../run/fix-run';
 
 /**
  * A commit goes through the host (identity checked there); a host refusal ends the run, except a conflict
@@ -11,6 +12,9 @@ import { stateWrites } from '../../state/state-view';
  */
 export async function commitThroughHost(session: RunSession, request: Parameters<RunControls['commit']>[0], loop: LoopState): Promise<CommitOutcome> {
     session.checkCancelled();
+    // A fix run's own instructions never reach the chat, whatever the model copied into the file.
+    const leak = session.input.fix ? fixInstructionsLeak(session.input.fix, request.text) : null;
+    if (leak) return { refused: { code: 'workspace.empty_artifact', message: `${leak} Nothing was committed.`, userText: null } };
     await session.setState('awaiting_commit');
     const reasoning = loop.reasoning.join('\n\n');
     // Every change staged so far goes with each commit: a later commit replaces the text, and its state with it.

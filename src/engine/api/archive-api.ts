@@ -3,6 +3,7 @@ import { fail, ok } from '../../contract/result';
 import type { ArchiveApi } from '../../contract/wire';
 import { newId } from '../../contract/new-id';
 import { checkpointDiff, exportRun, importRun, listCheckpoints, listRunFiles, readRunFile, restoreCheckpoint } from '../archive/run-archive';
+import { journalPutInChat } from '../archive/journal-put-in-chat';
 import { webLocks } from '../tabs/protocol';
 import { liveRunIds } from '../tabs/run-locks';
 import { isCutOff } from '../tabs/sweep';
@@ -17,6 +18,7 @@ export function createArchiveApi(state: EngineState): ArchiveApi {
         listCheckpoints: (runId) => withStorage(state, (s) => listCheckpoints(s, runId).then(ok)),
         checkpointDiff: (runId, seq) => withStorage(state, (s) => checkpointDiff(s, runId, seq)),
         restoreCheckpoint: (runId, seq) => withStorage(state, (s) => restoreCheckpoint(s, runId, seq, state.running.has(runId))),
+        journalPutInChat: (runId, seq, messageId) => withStorage(state, (s) => journalPutInChat(s, runId, seq, messageId, state.running.has(runId))),
         exportRun: (runId) => withStorage(state, (s) => exportRun(s, runId)),
         importRun: (text) => withStorage(state, (s) => importRun(s, text, `imported-${newId()}`)),
         deleteRun: (runId) =>

@@ -48,7 +48,21 @@ export function fixInstructions(): string {
         'This run REVISES an existing reply instead of writing a new one: the reply is the message shown in the last user message below, as it reads in the chat now (the user\'s own edits included).',
         `Its text is already in ${FIX_OUTPUT_PATH}, and you have read it: change it there (workspace_apply_patch or workspace_write_file) as the user asks, and nothing else.`,
         'workspace_commit then replaces that same message in the chat (it is not a new message). End with workspace_finish.',
+        `The file holds only the reply as the character says it: never the bracketed "[Revise your reply…]" header, the "Request:" line or any of these instructions (a commit that contains them is refused).`,
     ].join('\n');
+}
+
+const FIX_HEADER = '[Revise your reply (message #';
+
+/**
+ * Why a fix run's text may not be committed: it carries the run's own instructions (the bracketed header
+ * or the request line), which a model copying the whole last message into the file would leave in the
+ * chat. Null when the text is clean. Checked before every commit of a fix run, with any model.
+ */
+export function fixInstructionsLeak(fix: Fix, text: string): string | null {
+    if (text.includes(FIX_HEADER)) return `The text contains this run's instruction header ("${FIX_HEADER}…]"), not only the reply.`;
+    if (fix.request.trim() && text.includes(`Request: ${fix.request}`)) return 'The text contains the fix request line ("Request: …"), not only the reply.';
+    return null;
 }
 
 /** The fix request, with the reply as it is now: the last message the model reads. */

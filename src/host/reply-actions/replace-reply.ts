@@ -21,8 +21,12 @@ export async function replaceReplyWithCheckpoint(runId: string, seq: number): Pr
     const diff = await engine.checkpointDiff(runId, seq);
     if (!diff.ok) return diff;
     if (!diff.value.after.trim()) return fail('workspace.empty_artifact', t`This version is empty: there is nothing to put in the chat.`);
-    return commitToChat(
+    const committed = await commitToChat(
         { runId, identity, generationType: 'normal', messageId: place.index, closed: false },
         { runId, path: diff.value.path, text: diff.value.after, mode: 'replace', reason: 'A checkpoint put in the chat from the timeline.' },
     );
+    if (!committed.ok) return committed;
+    // Like a run's own commit: the chat first, then the journal (a refused commit leaves no trace to undo).
+    const journaled = await engine.journalPutInChat(runId, seq, committed.value.messageId);
+    return journaled.ok ? committed : journaled;
 }

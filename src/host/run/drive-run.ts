@@ -3,6 +3,7 @@ import { fail, type ErrorInfo, type Result } from '../../contract/result';
 import type { GenerationType, RunOutcome } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
 import type { HostBridge } from '../../contract/wire';
+import { failureText } from '../../i18n/failure-text';
 import { t } from '../../i18n/t';
 import type { CommitTarget } from '../chat/commit';
 import { dropExtToolApprovals } from '../ext-tools/ext-tools';
@@ -101,7 +102,7 @@ export async function driveIn(run: RunToDrive, controller: AbortController, obse
     }
     // Told otherwise (a warning above), or nothing to tell: a keeper whose reply went before it started (issue 34).
     if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy' && outcome.error.code !== 'pipeline.reply_gone') {
-        toasts.error(`${outcome.error.message} (${outcome.error.code})`, run.failureTitle ?? t`Agent run failed`);
+        toasts.error(`${failureText(outcome.error)} (${outcome.error.code})`, run.failureTitle ?? t`Agent run failed`);
     }
     observer.onRunEnd(outcome);
     return outcome;

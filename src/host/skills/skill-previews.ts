@@ -48,6 +48,7 @@ export function judgeSkills(parsed: readonly ParsedSkill[], index: readonly Skil
             conflict: conflictOf(index, scope, bundle),
             warnings: [...skill.warnings],
             scripts: scriptFilesOf(bundle.files),
+            paths: bundle.files.map((file) => ({ path: file.path, bytes: file.bytes })),
         };
         const replaces = replacedIn(index, scope, bundle.name);
         if (replaces) preview.replaces = replaces;

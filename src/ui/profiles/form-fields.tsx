@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { FieldError } from '../../contract/profile-migrations';
+import { fieldErrorText } from './field-error-text';
 
 /** Small building blocks of the profile form: every field has a label, and its errors right below it. */
 
@@ -37,7 +38,7 @@ export function FieldErrors({ path, errors }: { path: string; errors: readonly F
         <ul class="tavern-agent__field-errors" id={errorsId(path)} data-testid="field-errors">
             {errors.map((error) => (
                 <li class="tavern-agent__error" data-testid="field-error" data-path={error.path}>
-                    {error.message}
+                    {fieldErrorText(error)}
                 </li>
             ))}
         </ul>

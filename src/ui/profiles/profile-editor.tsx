@@ -61,6 +61,8 @@ function ProfileEditor() {
     const [draft, setDraft] = useState<Draft | null>(null);
     const [errors, setErrors] = useState<FieldError[]>([]);
     const [notice, setNotice] = useState<string | null>(null);
+    // Said at the Save button (the notice above is some 1,500 px away in a long form), until the next edit.
+    const [saved, setSaved] = useState(false);
     const [saving, setSaving] = useState(false);
 
     const select = (id: string, from: ProfileData | null = profileData.value) => {
@@ -94,6 +96,7 @@ function ProfileEditor() {
         if (!draft) return;
         setSaving(true);
         setNotice(null);
+        setSaved(false);
         try {
             const raw = rawOf(draft);
             if (draft.isNew && data.listings.some((item) => item.id === raw.id)) {
@@ -110,7 +113,10 @@ function ProfileEditor() {
             const shipped = data.pristine.find((profile) => profile.id === parsed.profile.id);
             if (shipped && sameProfile(shipped, parsed.profile)) services().profiles.remove(parsed.profile.id);
             else services().profiles.save([parsed.profile]);
-            await afterChange(parsed.profile.id, t`Saved.`);
+            await refreshProfiles();
+            select(parsed.profile.id);
+            setNotice(null);
+            setSaved(true);
         } finally {
             setSaving(false);
         }
@@ -182,7 +188,11 @@ function ProfileEditor() {
                         profileIds={data.listings.map((item) => item.id)}
                         profiles={data.listings.flatMap((item) => (item.profile ? [item.profile] : []))}
                         saving={saving}
-                        onDraft={setDraft}
+                        saved={saved}
+                        onDraft={(next) => {
+                            setSaved(false);
+                            setDraft(next);
+                        }}
                         onSave={() => void save()}
                     />
                 </section>

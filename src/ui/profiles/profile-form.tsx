@@ -15,6 +15,7 @@ import { ExtToolFields } from './ext-tool-fields';
 import { BriefFields } from './brief-fields';
 import { ScriptsField } from './scripts-field';
 import { LongRunFields } from './long-run-fields';
+import { profileDescription, profileName } from './profile-names';
 
 interface ProfileFormProps {
     draft: Draft;
@@ -25,6 +26,8 @@ interface ProfileFormProps {
     profileIds: readonly string[];
     profiles: readonly Profile[];
     saving: boolean;
+    /** The last Save succeeded and nothing changed since: said beside the button. */
+    saved?: boolean;
     onDraft(draft: Draft): void;
     onSave(): void;
 }
@@ -79,7 +82,7 @@ const ADVANCED_PATHS = ['presentation', 'maxToolReminders', 'tools.maxCallsPerTo
  * comes first (name, model, what the agent may do, its budget, its instructions); everything else is under
  * "Advanced", closed until opened or until one of its fields has an error.
  */
-export function ProfileForm({ draft, errors, tools, connections, profileIds, profiles, saving, onDraft, onSave }: ProfileFormProps) {
+export function ProfileForm({ draft, errors, tools, connections, profileIds, profiles, saving, saved = false, onDraft, onSave }: ProfileFormProps) {
     const profile = draft.profile;
     const [advancedOpen, setAdvancedOpen] = useState(false);
     const edit = (change: (p: Profile) => void) => {
@@ -121,13 +124,14 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                     onValue={(value) => edit((p) => void (p.id = value))}
                 />
             ) : null}
-            <TextField path="displayName" label={t`Name`} value={profile.displayName} errors={at('displayName')} onValue={(value) => edit((p) => void (p.displayName = value))} />
+            {/* A built-in's own name and description in the reader's language; typing replaces them (then stored as typed). */}
+            <TextField path="displayName" label={t`Name`} value={profileName(profile)} errors={at('displayName')} onValue={(value) => edit((p) => void (p.displayName = value))} />
             <Field path="description" label={t`Description`} errors={at('description')}>
                 <textarea
                     id={inputId('description')}
                     class="text_pole"
                     rows={2}
-                    value={profile.description}
+                    value={profileDescription(profile)}
                     {...invalidProps('description', at('description'))}
                     onInput={(event) => edit((p) => void (p.description = event.currentTarget.value))}
                 />
@@ -204,7 +208,7 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 {profile.delegation.canDelegate ? (
                     <p class="tavern-agent__muted" data-testid="delegation-targets">
                         {targets.length
-                            ? `${t`May call:`} ${targets.map((target) => `${target.displayName} (${target.id})`).join(', ')}`
+                            ? `${t`May call:`} ${targets.map((target) => `${profileName(target)} (${target.id})`).join(', ')}`
                             : t`No agent accepts calls from this profile yet: make one callable, allowed as a sub-agent, and list this id (or *) among its allowed callers.`}
                     </p>
                 ) : null}
@@ -249,6 +253,11 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 {errors.length ? (
                     <span class="tavern-agent__error" role="alert" data-testid="profile-save-refused">
                         {t`Not saved: fix the fields marked above.`}
+                    </span>
+                ) : null}
+                {saved && !errors.length ? (
+                    <span class="tavern-agent__muted" role="status" data-testid="profile-saved">
+                        <span class="fa-solid fa-check" aria-hidden="true" /> {t`Saved.`}
                     </span>
                 ) : null}
                 <button type="submit" class="menu_button tavern-agent__button" data-testid="profile-save" disabled={saving}>

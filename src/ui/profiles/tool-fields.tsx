@@ -1,4 +1,4 @@
-import type { Profile } from '../../contract/profile';
+import { DEFAULT_TOOL_CAPS, type Profile } from '../../contract/profile';
 import type { FieldError } from '../../contract/profile-migrations';
 import type { ToolInfo } from '../../contract/wire';
 import { t } from '../../i18n/t';
@@ -18,7 +18,7 @@ export function ToolFields({ profile, tools, errors, edit }: ToolFieldsProps) {
     const perToolErrors = errorsAt(errors, 'tools.maxCallsPerTool');
     return (
         <>
-            <FieldGroup path="tools.maxCallsPerTool" label={t`Calls per tool`} hint={t`Empty means no limit of its own.`} errors={perToolErrors}>
+            <FieldGroup path="tools.maxCallsPerTool" label={t`Calls per tool`} hint={t`Empty means no limit of its own; a greyed number is the limit kept when empty.`} errors={perToolErrors}>
                 <div class="tavern-agent__per-tool">
                     {perToolNames.map((name) => {
                         const path = `tools.maxCallsPerTool.${name}`;
@@ -36,6 +36,9 @@ export function ToolFields({ profile, tools, errors, edit }: ToolFieldsProps) {
                                     min={0}
                                     inputMode="numeric"
                                     value={value === undefined || Number.isNaN(value) ? '' : String(value)}
+                                    // A blank field is no cap of its own, except where the engine keeps a default (commits: 10).
+                                    placeholder={DEFAULT_TOOL_CAPS[name] === undefined ? undefined : String(DEFAULT_TOOL_CAPS[name])}
+                                    title={DEFAULT_TOOL_CAPS[name] === undefined ? undefined : `${t`Default when empty:`} ${DEFAULT_TOOL_CAPS[name]}`}
                                     {...invalidProps(path, errorsAt(errors, path))}
                                     onInput={(event) => {
                                         const text = event.currentTarget.value;

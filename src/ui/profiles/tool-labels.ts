@@ -48,6 +48,14 @@ export function toolSummary(name: string, fallback: string): string {
             return t`Search a skill's files`;
         case 'skill.read':
             return t`Read a skill's file`;
+        case 'state.scopes':
+            return t`List the chat's state systems and their shape`;
+        case 'state.get':
+            return t`Read the chat's state (variables, MVU, Tracker)`;
+        case 'state.patch':
+            return t`Change the chat's state with patch operations`;
+        case 'state.set':
+            return t`Set one value of the chat's state`;
         case 'dice.roll':
             return t`Roll dice`;
         case 'workspace.list_files':

@@ -55,6 +55,18 @@ function PreviewRow(props: { preview: SkillPreview; choice: ConflictChoice | und
                 </span>
             </div>
             {preview.description ? <p class="tavern-agent__skill-description">{preview.description}</p> : null}
+            {preview.paths?.length ? (
+                <details class="tavern-agent__skill-files" data-testid="skill-preview-files">
+                    <summary>{t`Files it installs`}</summary>
+                    <ul>
+                        {preview.paths.map((file) => (
+                            <li>
+                                <code class="tavern-agent__code">{file.path}</code> <span class="tavern-agent__muted">{formatBytes(file.bytes)}</span>
+                            </li>
+                        ))}
+                    </ul>
+                </details>
+            ) : null}
             {preview.warnings.length ? (
                 <ul class="tavern-agent__skill-warnings" data-testid="skill-warnings">
                     {preview.warnings.map((warning) => (

@@ -5,11 +5,12 @@ import { checkpointKindLabel } from './format';
 import type { RunSummary } from './rows';
 import { putVersionInChat, restoreCheckpoint } from './run-actions';
 import { useCheckpointDiff } from './use-run-data';
+import { pairChangedLines, type LinePart } from './word-diff';
 
 /** Unchanged lines kept around each change; longer unchanged stretches fold into one line. */
 const CONTEXT = 3;
 
-type DiffLine = { op: -1 | 0 | 1; text: string };
+type DiffLine = { op: -1 | 0 | 1; text: string; parts?: LinePart[] };
 type DiffPiece = { kind: 'line'; line: DiffLine } | { kind: 'fold'; id: number; lines: DiffLine[] };
 
 function splitLines(ops: CheckpointDiff['ops']): DiffLine[] {
@@ -19,7 +20,7 @@ function splitLines(ops: CheckpointDiff['ops']): DiffLine[] {
         if (parts.at(-1) === '') parts.pop();
         for (const part of parts) lines.push({ op, text: part });
     }
-    return lines;
+    return pairChangedLines(lines);
 }
 
 /** Folds long unchanged stretches, keeping CONTEXT lines next to each change. */
@@ -48,13 +49,23 @@ function foldUnchanged(lines: DiffLine[]): DiffPiece[] {
     return pieces;
 }
 
+/** A changed line's text, its changed words marked when it was paired with its replacement. */
+function LineText({ line }: { line: DiffLine }) {
+    if (!line.parts) return <>{line.text}</>;
+    return (
+        <>
+            {line.parts.map((part) => (part.changed ? <mark class="tavern-agent__diff-word">{part.text}</mark> : part.text))}
+        </>
+    );
+}
+
 function Line({ line }: { line: DiffLine }) {
     // <ins>/<del> say "added"/"removed" to assistive technology; the sign says it to the eye.
     if (line.op === 1) {
         return (
             <ins class="tavern-agent__diff-line tavern-agent__diff-line--added">
                 <span class="tavern-agent__diff-sign" aria-hidden="true">+</span>
-                {line.text}
+                <LineText line={line} />
                 {'\n'}
             </ins>
         );
@@ -63,7 +74,7 @@ function Line({ line }: { line: DiffLine }) {
         return (
             <del class="tavern-agent__diff-line tavern-agent__diff-line--removed">
                 <span class="tavern-agent__diff-sign" aria-hidden="true">−</span>
-                {line.text}
+                <LineText line={line} />
                 {'\n'}
             </del>
         );
@@ -108,10 +119,10 @@ export function DiffBody({ diff }: { diff: Pick<CheckpointDiff, 'ops'> }) {
 }
 
 /** A commit checkpoint holds the text as it went into the chat: shown as that text, not as a diff with itself. */
-function CommittedText({ diff }: { diff: CheckpointDiff }) {
+function CommittedText({ diff, replaced }: { diff: CheckpointDiff; replaced: boolean }) {
     return (
         <>
-            <p class="tavern-agent__muted">{t`The text committed to the chat:`}</p>
+            <p class="tavern-agent__muted">{replaced ? t`The text committed to the chat earlier; a later version replaced it:` : t`The text committed to the chat:`}</p>
             <pre class="tavern-agent__text" data-committed="true">
                 {diff.after}
             </pre>
@@ -125,7 +136,7 @@ function CommittedText({ diff }: { diff: CheckpointDiff }) {
  * unchanged), or put it in the chat as the run's reply (a replace commit of the run's message). The latter
  * only for the reply's own drafts (output/) of a run that committed a reply.
  */
-export function DiffView({ runId, seq, canRestore, summary }: { runId: string; seq: number; canRestore: boolean; summary?: RunSummary }) {
+export function DiffView({ runId, seq, canRestore, summary, replaced = false }: { runId: string; seq: number; canRestore: boolean; summary?: RunSummary; replaced?: boolean }) {
     const loaded = useCheckpointDiff(runId, seq);
     const [busy, setBusy] = useState(false);
     if (!loaded || loaded.state === 'loading') return <p class="tavern-agent__muted">{t`Loading…`}</p>;
@@ -144,7 +155,7 @@ export function DiffView({ runId, seq, canRestore, summary }: { runId: string; s
                     {t`checkpoint`} {seq} · {checkpointKindLabel(diff.kind)}
                 </span>
             </div>
-            {diff.kind === 'commit' ? <CommittedText diff={diff} /> : <DiffBody diff={diff} />}
+            {diff.kind === 'commit' ? <CommittedText diff={diff} replaced={replaced} /> : <DiffBody diff={diff} />}
             {canRestore ? (
                 <div class="tavern-agent__restore">
                     {replyable ? (

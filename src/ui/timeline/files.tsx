@@ -35,7 +35,7 @@ function FileItem({ runId, file, committable, summary }: { runId: string; file: 
                     <span class="tavern-agent__mono">{file.path}</span>
                 </button>
                 <span class="tavern-agent__muted">
-                    v{file.version} · {file.chars}
+                    {t`version`} {file.version} · {file.chars} {t`characters`}
                 </span>
                 {committable ? (
                     <button type="button" class="menu_button tavern-agent__button" data-action="commit-draft" onClick={() => void commitDraftText(summary, file.path)}>
@@ -48,10 +48,10 @@ function FileItem({ runId, file, committable, summary }: { runId: string; file: 
     );
 }
 
-function CheckpointItem({ runId, checkpoint, canRestore, summary }: { runId: string; checkpoint: CheckpointInfo; canRestore: boolean; summary: RunSummary }) {
+function CheckpointItem({ runId, checkpoint, canRestore, summary, replaced }: { runId: string; checkpoint: CheckpointInfo; canRestore: boolean; summary: RunSummary; replaced: boolean }) {
     const [open, setOpen] = useState(false);
     return (
-        <li class="tavern-agent__file" data-checkpoint={checkpoint.seq} data-kind={checkpoint.kind}>
+        <li class="tavern-agent__file" data-checkpoint={checkpoint.seq} data-kind={checkpoint.kind} data-replaced={replaced ? 'true' : undefined}>
             <div class="tavern-agent__file-head">
                 <button type="button" class="tavern-agent__link" aria-expanded={open} onClick={() => setOpen(!open)}>
                     <span class="fa-solid fa-code-compare fa-fw" aria-hidden="true" />
@@ -61,11 +61,11 @@ function CheckpointItem({ runId, checkpoint, canRestore, summary }: { runId: str
                     <span class="tavern-agent__mono">{checkpoint.path}</span>
                 </button>
                 <span class="tavern-agent__muted" data-checkpoint-kind={checkpoint.kind}>
-                    {checkpointKindLabel(checkpoint.kind)}
+                    {replaced ? t`committed earlier, since replaced` : checkpointKindLabel(checkpoint.kind)}
                     {checkpoint.version ? ` · v${checkpoint.version}` : ''} · {formatTime(checkpoint.at)}
                 </span>
             </div>
-            {open ? <DiffView runId={runId} seq={checkpoint.seq} canRestore={canRestore} summary={summary} /> : null}
+            {open ? <DiffView runId={runId} seq={checkpoint.seq} canRestore={canRestore} summary={summary} replaced={replaced} /> : null}
         </li>
     );
 }
@@ -98,6 +98,8 @@ export function RunFiles({ summary, canRestore, revision }: { summary: RunSummar
             alive = false;
         };
     }, [open, runId, revision]);
+    // Only the last commit's text is in the chat: an earlier one is not called "committed to the chat" as if it still were.
+    const lastCommit = Math.max(-1, ...(listing?.checkpoints.filter((c) => c.kind === 'commit').map((c) => c.seq) ?? []));
     const draftsCommittable = canRestore && ['failed', 'cancelled', 'interrupted'].includes(summary.state);
     const visible = listing?.files.filter((f) => !f.hidden) ?? [];
     const hidden = listing?.files.filter((f) => f.hidden) ?? [];
@@ -119,7 +121,14 @@ export function RunFiles({ summary, canRestore, revision }: { summary: RunSummar
                     {listing.checkpoints.length === 0 ? <p class="tavern-agent__muted">{t`No checkpoints.`}</p> : null}
                     <ul class="tavern-agent__files">
                         {listing.checkpoints.map((checkpoint) => (
-                            <CheckpointItem key={checkpoint.seq} runId={runId} checkpoint={checkpoint} canRestore={canRestore} summary={summary} />
+                            <CheckpointItem
+                                key={checkpoint.seq}
+                                runId={runId}
+                                checkpoint={checkpoint}
+                                canRestore={canRestore}
+                                summary={summary}
+                                replaced={checkpoint.kind === 'commit' && checkpoint.seq < lastCommit}
+                            />
                         ))}
                     </ul>
                     <details class="tavern-agent__hidden-files">

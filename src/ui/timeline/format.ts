@@ -149,6 +149,31 @@ export function shortId(runId: string): string {
 }
 
 /** What made a checkpoint, as the checkpoint list and the diff say it. */
+/** Why the model stopped, as providers name it (stop, tool_calls, length…), in words; an unknown reason as given. */
+export function finishReasonLabel(reason: string | null): string {
+    switch (reason) {
+        case null:
+            return '';
+        case 'stop':
+        case 'end_turn':
+        case 'STOP':
+            return t`its answer was complete`;
+        case 'tool_calls':
+        case 'tool_use':
+        case 'function_call':
+            return t`it called tools`;
+        case 'length':
+        case 'max_tokens':
+        case 'MAX_TOKENS':
+            return t`it reached its length limit`;
+        case 'content_filter':
+        case 'SAFETY':
+            return t`the provider's content filter`;
+        default:
+            return reason;
+    }
+}
+
 export function checkpointKindLabel(kind: string): string {
     switch (kind) {
         case 'write':

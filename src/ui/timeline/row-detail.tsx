@@ -2,13 +2,14 @@ import { IMPORTED_CHAT_KEY } from '../../contract/archive';
 import { t } from '../../i18n/t';
 import { Block, CopyButton, Facts } from './detail-parts';
 import { DiffView } from './diff-view';
-import { formatCost, formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
+import { finishReasonLabel, formatCost, formatCount, formatDuration, formatTime, prettyJson, storedToolResultText, toolDisplayName } from './format';
 import { commitDraftText, jumpToMessage } from './run-actions';
 import type { CommitRow, FileRow, ModelRow, NoteRow, TimelineRow, ToolRow } from './rows';
 import type { NestedRows, RowContext } from './row-context';
 import { ScriptInput, ScriptLog } from './script-detail';
 import { scriptToolOf } from './script-details';
 import { useRunFile } from './use-run-data';
+import { commitModeLabel } from './tool-summary';
 import { stateDiffText } from './state-rows';
 import { RequestView } from './request-view';
 
@@ -19,7 +20,7 @@ function ModelDetail({ row, runId }: { row: ModelRow; runId: string }) {
     const calls = row.toolCalls.map((c) => toolDisplayName(c.name)).join(', ');
     return (
         <>
-            <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Cost`, row.cost === null ? '' : formatCost(row.cost)], [t`Tool calls`, calls], [t`Stop reason`, row.finishReason ?? '']]} />
+            <Facts items={[[t`Duration`, formatDuration(row.durationMs)], [t`Tokens`, tokens], [t`Cost`, row.cost === null ? '' : formatCost(row.cost)], [t`Tool calls`, calls], [t`Stop reason`, finishReasonLabel(row.finishReason)]]} />
             {row.text ? <Block label={t`Narration`} text={row.text} /> : null}
             {row.reasoning ? (
                 <details class="tavern-agent__reasoning">
@@ -104,7 +105,7 @@ function FileDetail({ row, ctx }: { row: FileRow; ctx: RowContext }) {
 function CommitDetail({ row, ctx }: { row: CommitRow; ctx: RowContext }) {
     return (
         <>
-            <Facts items={[[t`File`, <code class="tavern-agent__code">{row.path}</code>], [t`Mode`, row.mode], [t`Characters`, String(row.chars)], [t`Reason`, row.reason ?? '']]} />
+            <Facts items={[[t`File`, <code class="tavern-agent__code">{row.path}</code>], [t`Mode`, commitModeLabel(row.mode)], [t`Characters`, String(row.chars)], [t`Reason`, row.reason ?? '']]} />
             {ctx.model.summary.chatKey !== IMPORTED_CHAT_KEY ? (
                 <div class="tavern-agent__toolbar">
                     <button type="button" class="menu_button tavern-agent__button" data-action="jump" onClick={() => jumpToMessage(ctx.model.summary, row.messageId)}>

@@ -1,3 +1,4 @@
+import { failureText, storedSentence } from '../../i18n/failure-text';
 import { t } from '../../i18n/t';
 import { callStatusLabel, firstLine, formatCost, formatCount, formatDuration, toolDisplayName } from './format';
 import { RowDetail } from './row-detail';
@@ -8,6 +9,8 @@ import { expandedRows, toggleRow } from './run-store';
 import { TaskBlock } from './task-view';
 import { stateChangeSummary, stateWriteSummary } from './state-rows';
 import type { NestedRows, RowContext } from './row-context';
+import { useElapsed } from './use-now';
+import { commitModeLabel, toolSummaryLine } from './tool-summary';
 
 interface Face {
     icon: string;
@@ -55,7 +58,7 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
         case 'run-finish':
             return { icon: 'fa-flag-checkered', title: t`Finished`, detail: text('reason'), tone: 'ok' };
         case 'run-fail':
-            return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${text('message')}`, tone: 'error' };
+            return { icon: 'fa-circle-xmark', title: t`Failed`, detail: `${text('code')}: ${failureText({ code: text('code'), message: text('message') })}`, tone: 'error' };
         case 'run-resume':
             return { icon: 'fa-play', title: t`Resumed`, detail: `${text('events')} ${t`journaled events kept`}`, tone: 'info' };
         case 'conversation-compact': {
@@ -65,7 +68,7 @@ function noteFace(row: NoteRow): Omit<Face, 'meta'> {
         case 'run-continue':
             return { icon: 'fa-forward', title: t`Continued with more rounds`, detail: `+${text('rounds')}`, tone: 'info' };
         case 'run-cancel':
-            return { icon: 'fa-ban', title: t`Stopped`, detail: text('reason'), tone: 'error' };
+            return { icon: 'fa-ban', title: t`Stopped`, detail: storedSentence(text('reason')), tone: 'error' };
         case 'checkpoint-restore':
             return { icon: 'fa-clock-rotate-left', title: t`Checkpoint restored`, detail: `${text('path')} → v${text('version')}`, tone: 'ok' };
         case 'task-inject':
@@ -140,7 +143,7 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
                       ? t`running…`
                       : row.status === 'stopped'
                         ? t`not finished: the run ended first`
-                        : firstLine(row.summary);
+                        : firstLine(toolSummaryLine(row.canonical ?? row.name, row.summary));
             return {
                 icon: STATUS_ICONS[row.status],
                 title: row.canonical ?? toolDisplayName(row.name),
@@ -154,10 +157,16 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
         case 'file':
             return { icon: 'fa-file-pen', title: changeTitle(row.change), detail: `${row.change.path} · v${row.change.version}`, tone: 'info', meta: '' };
         case 'commit':
-            return { icon: 'fa-message', title: t`Committed to chat`, detail: `${row.path} → #${row.messageId} (${row.mode})`, tone: 'ok', meta: '' };
+            return { icon: 'fa-message', title: t`Committed to chat`, detail: `${row.path} → #${row.messageId} (${commitModeLabel(row.mode)})`, tone: 'ok', meta: '' };
         case 'note':
             return { ...noteFace(row), meta: '' };
     }
+}
+
+/** A running step's time so far, ticking on its own: the row around it is memoised and does not re-render. */
+function RunningFor({ rowKey, at }: { rowKey: string; at: number }) {
+    const elapsed = useElapsed(rowKey, at, null, true);
+    return <span class="tavern-agent__event-meta">{formatDuration(elapsed) || '0 ms'}</span>;
 }
 
 /**
@@ -202,7 +211,11 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
                 <span class={`fa-solid ${face.icon} fa-fw tavern-agent__row-icon`} aria-hidden="true" />
                 <span class="tavern-agent__event-title">{face.title}</span>
                 <span class="tavern-agent__event-detail">{face.detail}</span>
-                {face.meta ? <span class="tavern-agent__event-meta">{face.meta}</span> : null}
+                {face.meta ? (
+                    <span class="tavern-agent__event-meta">{face.meta}</span>
+                ) : status === 'running' ? (
+                    <RunningFor rowKey={ctx.model.runId + expandKey} at={row.at} />
+                ) : null}
                 {face.status ? <span class="tavern-agent__visually-hidden">{face.status}</span> : null}
             </button>
             {open ? (

@@ -122,6 +122,8 @@ export async function putVersionInChat(summary: RunSummary, seq: number): Promis
         return false;
     }
     services().toast.success(t`This version is now the run's reply in the chat.`);
+    // The run gained a commit row and checkpoint (journaled after the chat changed): read them in.
+    await refreshViewed();
     void refreshHistory();
     return true;
 }

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
+import { failureText } from '../../i18n/failure-text';
 import { t } from '../../i18n/t';
 import { chatStatus } from '../state';
 import { scopeLabel } from '../skills/skill-scope';
@@ -7,7 +8,7 @@ import { END_STATES, type RunSummary } from './rows';
 import { commitDraftText, continueRunFromPanel, exportRunFile, isRunChatOpen, jumpToMessage, resumeInterruptedRun, retryRun } from './run-actions';
 import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
 import { taskCountsText } from './task-status';
-import { useNow } from './use-now';
+import { useElapsed } from './use-now';
 import { PhaseBadge, recordOf, shownPhase, turnOf } from './turn-view';
 
 const DRAFT_PREFERENCE = ['output/direct_output.md', 'output/main.md'];
@@ -79,8 +80,7 @@ function Stat({ icon, label, value, name, raw }: { icon: string; label: string; 
 
 export function RunHeader({ summary, source }: { summary: RunSummary; source: RunSource }) {
     const ended = END_STATES.has(summary.state);
-    const now = useNow(!ended);
-    const elapsed = summary.startedAt === null ? null : (ended ? (summary.endedAt ?? summary.lastAt ?? now) : now) - summary.startedAt;
+    const elapsed = useElapsed(summary.runId, summary.startedAt, summary.endedAt ?? summary.lastAt, !ended);
     const imported = source === 'imported';
     // Asked of SillyTavern once per chat, not on each render (a live run renders the header for each batch of events).
     const openChatId = chatStatus.value.chatId;
@@ -123,7 +123,7 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
             ) : null}
             {summary.error ? (
                 <p class="tavern-agent__error" role="alert">
-                    {summary.error.message} <code class="tavern-agent__code">{summary.error.code}</code>
+                    {failureText(summary.error)} <code class="tavern-agent__code">{summary.error.code}</code>
                 </p>
             ) : null}
             <div class="tavern-agent__toolbar" role="toolbar" aria-label={t`Run actions`}>

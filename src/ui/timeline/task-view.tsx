@@ -6,7 +6,7 @@ import type { ToolRow } from './rows';
 import { expandedRows, toggleRow } from './run-store';
 import { shownTaskStatus, taskFigures, taskStatusLabel, type ShownTaskStatus } from './task-status';
 import type { TimelineModel } from './timeline-model';
-import { useNow } from './use-now';
+import { useElapsed } from './use-now';
 
 const ICONS: Record<ShownTaskStatus, string> = {
     running: 'fa-spinner fa-spin',
@@ -62,8 +62,9 @@ function TaskResult({ nested, ctx, status }: { nested: TimelineModel; ctx: RowCo
 export function TaskBlock({ row, nested, ctx, nestedRows }: { row: ToolRow; nested: TimelineModel; ctx: RowContext; nestedRows: NestedRows }) {
     const task = nested.task!;
     const status = shownTaskStatus(task, ctx.model.summary.state);
-    const now = useNow(status === 'running');
-    const figures = taskFigures(task, nested.summary, now, ctx.model.summary.endedAt);
+    // The task's clock, read as a "now" for taskFigures: the same forward-only reading the run header uses.
+    const elapsed = useElapsed(`${nested.runId}/${task.taskId}`, task.startedAt, task.endedAt ?? ctx.model.summary.endedAt, status === 'running') ?? 0;
+    const figures = taskFigures(task, nested.summary, task.startedAt + elapsed, ctx.model.summary.endedAt);
     const expandKey = `${ctx.keyPrefix}${row.key}/task`;
     const open = expandedRows.value.has(expandKey);
     const bodyId = `tavern-agent-task-${nested.runId}-${task.taskId}`;

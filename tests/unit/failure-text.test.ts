@@ -1,0 +1,16 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { failureText, storedSentence } from '../../src/i18n/failure-text';
+
+test('a model that answers without tools is told with the three ways out', () => {
+    const text = failureText({ code: 'model.tool_call_required', message: 'The model answered in plain text instead of using tools.' });
+    assert.match(text, /output\/direct_output\.md/);
+    assert.match(text, /model or profile that can call tools/);
+    assert.match(text, /\/agent pipeline before=director reply=sillytavern/);
+    assert.match(text, /Agent Mode off/);
+});
+
+test('other failures say their stored sentence; unknown sentences pass through', () => {
+    assert.equal(failureText({ code: 'run.cancelled', message: 'The run was stopped.' }), 'The run was stopped.');
+    assert.equal(storedSentence('A sentence nobody translated.'), 'A sentence nobody translated.');
+});
