@@ -1,7 +1,7 @@
 // Runs every test: unit tests (node), then the end-to-end tests in real SillyTavern and Chromium.
 // `npm test -- unit` or `npm test -- e2e` runs one layer; extra paths run just those files.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,43 +58,9 @@ function findChromium() {
 const args = process.argv.slice(2);
 const layers = args.filter((a) => ['unit', 'e2e'].includes(a));
 const explicit = args.filter((a) => a.endsWith('.ts'));
-/**
- * The end-to-end files that take longest (each over a minute and a half of one slot, measured on a full run),
- * longest first. Two files run at a time: started last, one of them would run on alone while the other slot
- * idles, so they start first, the rest of the e2e files follow, and the unit files (many and short) fill the
- * gaps at the end.
- */
-const LONGEST_FIRST = [
-    'tests/e2e/panel-surface.test.ts',
-    'tests/e2e/timeline.test.ts',
-    'tests/e2e/profiles-ui.test.ts',
-    'tests/e2e/run-lifecycle.test.ts',
-    'tests/e2e/skills.test.ts',
-    'tests/e2e/memory.test.ts',
-    'tests/e2e/resume.test.ts',
-    'tests/e2e/native-stream-api.test.ts',
-    'tests/e2e/subagents.test.ts',
-    'tests/e2e/providers.test.ts',
-    'tests/e2e/pipeline.test.ts',
-];
-
-// A stale entry would silently order nothing: say so instead.
-const missing = LONGEST_FIRST.filter((file) => !existsSync(path.join(root, file)));
-if (missing.length) stop(`LONGEST_FIRST in scripts/test.mjs names files that do not exist: ${missing.join(', ')}`);
-
-function packed(list) {
-    const rank = (file) => {
-        const at = LONGEST_FIRST.indexOf(file);
-        if (at >= 0) return at;
-        return file.startsWith('tests/e2e/') ? LONGEST_FIRST.length : LONGEST_FIRST.length + 1;
-    };
-    // Array.prototype.sort is stable: within a rank the files keep their alphabetical order.
-    return [...list].sort((a, b) => rank(a) - rank(b));
-}
-
 const files = explicit.length
     ? explicit
-    : packed((layers.length ? layers : ['unit', 'e2e']).flatMap((layer) => testFiles(path.join(root, 'tests', layer))));
+    : (layers.length ? layers : ['unit', 'e2e']).flatMap((layer) => testFiles(path.join(root, 'tests', layer)));
 
 // Only a run with end-to-end files needs the browser; the harness reads the path from CHROMIUM_PATH.
 const env = { ...process.env };
