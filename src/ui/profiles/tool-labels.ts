@@ -48,6 +48,8 @@ export function toolSummary(name: string, fallback: string): string {
             return t`Search a skill's files`;
         case 'skill.read':
             return t`Read a skill's file`;
+        case 'plan.update':
+            return t`Keep a plan the user watches, as a checklist`;
         case 'state.scopes':
             return t`List the chat's state systems and their shape`;
         case 'state.get':
