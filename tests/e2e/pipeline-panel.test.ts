@@ -10,8 +10,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { LORE_KEEPER_PROFILE } from '../../src/contract/profile';
-import { openAgentChat } from '../harness/agent';
-import { openCharacter, waitForSillyTavernReady } from '../harness/browser';
+import { openAgentChat, openInLanguage } from '../harness/agent';
+import { openCharacter } from '../harness/browser';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 const artifacts = path.join(REPO_ROOT, 'test-results');
@@ -277,15 +277,8 @@ test("a turn's runs are one turn, each labelled with its phase: in History and a
 
 /** A fresh page in a language, a chat with Agent Mode on and a pipeline set in the panel, the seeded turn shown. */
 async function pipelinePage(language: 'en' | 'zh-cn') {
-    const opened = await session.open(DESKTOP);
+    const opened = await openInLanguage(session, language, DESKTOP);
     const { page } = opened;
-    if (language !== 'en') {
-        // SillyTavern reads its language at load: set it, then load again.
-        await page.evaluate((code) => localStorage.setItem('language', code), language);
-        await page.reload({ waitUntil: 'domcontentloaded' });
-        await waitForSillyTavernReady(page);
-    }
-    await waitForExtension(page);
     await openCharacter(page);
     await slash(page, '/newchat');
     await slash(page, '/agent on');

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
-import { call, calls, chatLines, openAgentChat, toolResults } from '../harness/agent';
+import { openCharacter, sendMessage } from '../harness/browser';
+import { call, calls, chatLines, openAgentChat, openInLanguage, toolResults } from '../harness/agent';
 import type { MockTurn } from '../harness/mock-model';
-import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { REPO_ROOT, slash, startTavernSession, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
 
@@ -250,14 +250,7 @@ test('screenshots: a staged state change and its write in the timeline, at 1280 
     const artifacts = path.join(REPO_ROOT, 'test-results');
     mkdirSync(artifacts, { recursive: true });
     for (const language of ['en', 'zh-cn'] as const) {
-        const { page } = await session.open(DESKTOP);
-        if (language !== 'en') {
-            // SillyTavern reads its language at load: set it, then load again.
-            await page.evaluate((code) => localStorage.setItem('language', code), language);
-            await page.reload({ waitUntil: 'domcontentloaded' });
-            await waitForSillyTavernReady(page);
-        }
-        await waitForExtension(page);
+        const { page } = await openInLanguage(session, language, DESKTOP);
         await openCharacter(page);
         await slash(page, '/newchat');
         await slash(page, '/agent on');

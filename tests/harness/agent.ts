@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { MockToolCall, MockTurn, RecordedRequest } from './mock-model';
-import { openCharacter } from './browser';
+import { openCharacter, waitForSillyTavernReady } from './browser';
 import { slash, waitForExtension, type TavernSession } from './tavern';
 
 /** One scripted tool call, by the alias providers see (`workspace_write_file`). */
@@ -174,4 +174,19 @@ async function settleForReuse(page: Page): Promise<boolean> {
     } catch {
         return false;
     }
+}
+
+/**
+ * A fresh page in SillyTavern's `language` (it reads the language at load: set, then loaded again), with the
+ * extension ready: what the screenshot tests in English and Chinese start from.
+ */
+export async function openInLanguage(session: TavernSession, language: 'en' | 'zh-cn', viewport: { width: number; height: number }) {
+    const opened = await session.open(viewport);
+    if (language !== 'en') {
+        await opened.page.evaluate((code) => localStorage.setItem('language', code), language);
+        await opened.page.reload({ waitUntil: 'domcontentloaded' });
+        await waitForSillyTavernReady(opened.page);
+    }
+    await waitForExtension(opened.page);
+    return opened;
 }
