@@ -52,5 +52,7 @@ await Promise.all([
     build({ ...shared, entryPoints: { worker: 'src/worker.ts' }, outdir, platform: 'browser' }),
     // The script sandbox (issue 35): a worker of its own, started by the engine when a script first runs.
     build({ ...shared, entryPoints: { sandbox: 'src/sandbox-worker.ts' }, outdir, platform: 'browser' }),
+    // The card reader (issue 39 §1): a throwaway worker per card payload, started by the page (host/skills/card-reader.ts).
+    build({ ...shared, entryPoints: { 'card-reader': 'src/card-reader-worker.ts' }, outdir, platform: 'browser' }),
     build({ ...shared, entryPoints: { style: 'styles/panel.css' }, outdir }),
 ]);

@@ -24,8 +24,9 @@ import { bigChatSend } from './big-chat-send';
 import { pipelineTurn } from './pipeline-turn';
 import { scripts } from './scripts';
 import { longRuns } from './long-runs';
+import { cardPayload } from './card-payload';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts, longRuns];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts, longRuns, cardPayload];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

@@ -21,6 +21,11 @@ export interface EmbeddedSkillOffer {
     payloadHash: string;
     scope: SkillScope;
     skills: SkillPreview[];
+    /**
+     * Set when the whole payload is refused before any skill is read (issue 39 §1): a limit it is over, or a
+     * reader that ran past its deadline. `payloadHash` is then empty and `skills` too; nothing is offered.
+     */
+    refused?: { code: string; message: string };
 }
 
 /**

@@ -84,6 +84,8 @@ export interface SkillPreview {
     replaces?: Array<(typeof SCOPE_ORDER)[number]>;
     /** Set when the skill is refused: names the entry or field. Nothing of it is installed. */
     error?: string;
+    /** The refusal's code where a limit refused it (issue 39 §1). */
+    code?: string;
 }
 
 export interface SkillImportResult {
@@ -129,6 +131,8 @@ export interface ParsedSkill {
     bundle: SkillBundle | null;
     warnings: string[];
     error?: string;
+    /** Set when a limit refused it (issue 39 §1): `skill.too_many_files`, `skill.compression_ratio`, … */
+    code?: string;
 }
 
 export function scopeKey(scope: SkillScope): string {

@@ -183,8 +183,6 @@ export interface StorageApi {
 export interface SkillsApi {
     /** Zips, SKILL.md files or a picked folder's files → one entry per skill (parsed, checked, hashed; not stored). */
     parseSkills(sources: SkillSource[]): Promise<ParsedSkill[]>;
-    /** A card's or preset's `extensions.tauritavern.skills` → skills; a bad item is refused alone. */
-    parseSkillPayload(payload: unknown): Promise<Result<ParsedSkill[]>>;
     /** Caches bundles by hash (checked against their schema and recomputed hash), all or none. */
     cacheSkillBundles(bundles: SkillBundle[]): Promise<Result<null>>;
     /** Which of these hashes the cache lacks (the page then fetches them from the server). */

@@ -1,6 +1,6 @@
 import type { ParsedSkill, SkillBundle, SkillFile } from '../contract/skills';
 import { textOf, toBase64 } from './bytes';
-import { parseFrontMatter } from './front-matter';
+import { parseFrontMatter, type FrontMatter } from './front-matter';
 import { byPath, skillHash, type RawFile } from './hash';
 import { exactBytes, formatBytes, SKILL_LIMITS } from './limits';
 
@@ -14,8 +14,40 @@ export interface SkillOrigin {
     where(path: string): string;
 }
 
-function refused(origin: SkillOrigin, error: string, warnings: string[] = []): ParsedSkill {
-    return { name: origin.fallbackName, bundle: null, warnings, error };
+function refused(origin: SkillOrigin, error: string, warnings: string[] = [], code?: string): ParsedSkill {
+    return code ? { name: origin.fallbackName, bundle: null, warnings, error, code } : { name: origin.fallbackName, bundle: null, warnings, error };
+}
+
+/** A skill's files by path and size: what a card's archive tells before anything is inflated. */
+export interface SizedFile {
+    path: string;
+    size: number;
+}
+
+/**
+ * Every check of one skill that sizes and SKILL.md allow, without the other files' bytes: the install
+ * preview of a card reads this much only (issue 39 §1), and the full parse starts with it.
+ */
+export function inspectSkill(files: readonly SizedFile[], skillMdBytes: Uint8Array | undefined, origin: SkillOrigin): { ok: true; front: FrontMatter } | { ok: false; refused: ParsedSkill } {
+    const refuse = (error: string, code?: string) => ({ ok: false as const, refused: refused(origin, error, [], code) });
+    if (files.length > SKILL_LIMITS.maxFiles) return refuse(`${origin.where('')}: holds ${files.length} files (at most ${SKILL_LIMITS.maxFiles} a skill)`, 'skill.too_many_files');
+    const seen = new Set<string>();
+    let total = 0;
+    for (const file of files) {
+        if (seen.has(file.path)) return refuse(`${origin.where(file.path)}: appears twice`);
+        seen.add(file.path);
+        if (file.size > SKILL_LIMITS.maxFileBytes) return refuse(`${origin.where(file.path)}: ${exactBytes(file.size)} is over the ${formatBytes(SKILL_LIMITS.maxFileBytes)} limit of one file`);
+        total += file.size;
+    }
+    if (total > SKILL_LIMITS.maxSkillBytes) return refuse(`${origin.where('')}: ${exactBytes(total)} in all is over the ${formatBytes(SKILL_LIMITS.maxSkillBytes)} limit of one skill`);
+    const skillMd = files.find((file) => file.path === 'SKILL.md');
+    if (!skillMd || !skillMdBytes) return refuse(`${origin.where('SKILL.md')}: is missing (every skill needs one)`);
+    if (skillMd.size > SKILL_LIMITS.maxSkillMdBytes) return refuse(`${origin.where('SKILL.md')}: ${exactBytes(skillMd.size)} is over the ${formatBytes(SKILL_LIMITS.maxSkillMdBytes)} limit of SKILL.md`);
+    const skillText = textOf(skillMdBytes);
+    if (skillText === null) return refuse(`${origin.where('SKILL.md')}: is not UTF-8 text`);
+    const front = parseFrontMatter(skillText, origin.where('SKILL.md'));
+    if (!front.ok) return refuse(front.error, front.code);
+    return { ok: true, front: front.value };
 }
 
 /**
@@ -23,28 +55,13 @@ function refused(origin: SkillOrigin, error: string, warnings: string[] = []): P
  * again here: folder and payload sources reach this without an archive's declared sizes.
  */
 export async function buildSkill(files: readonly RawFile[], origin: SkillOrigin): Promise<ParsedSkill> {
-    if (files.length > SKILL_LIMITS.maxFiles) return refused(origin, `${origin.where('')}: holds ${files.length} files (at most ${SKILL_LIMITS.maxFiles} a skill)`);
-    const seen = new Set<string>();
-    let total = 0;
-    for (const file of files) {
-        if (seen.has(file.path)) return refused(origin, `${origin.where(file.path)}: appears twice`);
-        seen.add(file.path);
-        if (file.bytes.length > SKILL_LIMITS.maxFileBytes) {
-            return refused(origin, `${origin.where(file.path)}: ${exactBytes(file.bytes.length)} is over the ${formatBytes(SKILL_LIMITS.maxFileBytes)} limit of one file`);
-        }
-        total += file.bytes.length;
-    }
-    if (total > SKILL_LIMITS.maxSkillBytes) return refused(origin, `${origin.where('')}: ${exactBytes(total)} in all is over the ${formatBytes(SKILL_LIMITS.maxSkillBytes)} limit of one skill`);
-
-    const skillMd = files.find((file) => file.path === 'SKILL.md');
-    if (!skillMd) return refused(origin, `${origin.where('SKILL.md')}: is missing (every skill needs one)`);
-    if (skillMd.bytes.length > SKILL_LIMITS.maxSkillMdBytes) {
-        return refused(origin, `${origin.where('SKILL.md')}: ${exactBytes(skillMd.bytes.length)} is over the ${formatBytes(SKILL_LIMITS.maxSkillMdBytes)} limit of SKILL.md`);
-    }
-    const skillText = textOf(skillMd.bytes);
-    if (skillText === null) return refused(origin, `${origin.where('SKILL.md')}: is not UTF-8 text`);
-    const front = parseFrontMatter(skillText, origin.where('SKILL.md'));
-    if (!front.ok) return refused(origin, front.error);
+    const inspected = inspectSkill(
+        files.map((file) => ({ path: file.path, size: file.bytes.length })),
+        files.find((file) => file.path === 'SKILL.md')?.bytes,
+        origin,
+    );
+    if (!inspected.ok) return inspected.refused;
+    const front = { value: inspected.front };
 
     const warnings = [...front.value.warnings];
     let binary = false;

@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
 import { SKILL_NAME_PATTERN } from '../contract/skills';
 import { CONVENTIONAL_NAME_LENGTH } from './limits';
-import { SKILL_LIMITS } from './limits';
+import { PAYLOAD_LIMITS, SKILL_LIMITS, type PayloadLimitCode } from './limits';
 
 /**
  * SKILL.md's YAML front matter: `name` and `description` are required, everything else is kept as it was
@@ -15,7 +15,7 @@ export interface FrontMatter {
     warnings: string[];
 }
 
-export type FrontMatterResult = { ok: true; value: FrontMatter } | { ok: false; error: string };
+export type FrontMatterResult = { ok: true; value: FrontMatter } | { ok: false; error: string; code?: PayloadLimitCode };
 
 /** Fields other agent hosts read as grants; here permissions come from the profile and the user. */
 const PERMISSION_FIELDS = new Set(['allowed-tools', 'allowed_tools', 'allowedTools', 'mcpServers', 'mcp-servers', 'mcp_servers', 'autoRun', 'auto-run', 'auto_run', 'permissions']);
@@ -34,17 +34,31 @@ export function parseFrontMatter(text: string, where: string): FrontMatterResult
     const rest = text.slice(opening[0].length);
     const closing = CLOSING.exec(rest);
     if (!closing) return { ok: false, error: `${where}: front matter is not closed (no "---" line after it)` };
-    const document = parseDocument(rest.slice(0, closing.index), { prettyErrors: false });
+    const block = rest.slice(0, closing.index);
+    // Measured before YAML sees it: the parser's work grows with the block (issue 39 §1).
+    const blockBytes = new TextEncoder().encode(block).length;
+    if (blockBytes > PAYLOAD_LIMITS.maxFrontMatterBytes) {
+        return { ok: false, code: 'skill.front_matter_too_large', error: `${where}: front matter is ${blockBytes.toLocaleString('en-US')} bytes, over the ${PAYLOAD_LIMITS.maxFrontMatterBytes / 1024} KiB limit of front matter` };
+    }
+    const document = parseDocument(block, { prettyErrors: false });
     if (document.errors.length > 0) return { ok: false, error: `${where}: front matter is not valid YAML: ${document.errors[0]!.message.split('\n')[0]}` };
     let value: unknown;
     try {
-        value = document.toJS({ maxAliasCount: 100 });
+        value = document.toJS({ maxAliasCount: PAYLOAD_LIMITS.maxYamlAliases });
     } catch (error) {
+        // yaml throws a ReferenceError ("Excessive alias count…") once expansion passes maxAliasCount.
+        if (error instanceof ReferenceError && /excessive alias/i.test(error.message)) {
+            return { ok: false, code: 'skill.yaml_aliases', error: `${where}: front matter expands its YAML aliases past the limit of ${PAYLOAD_LIMITS.maxYamlAliases}` };
+        }
         return { ok: false, error: `${where}: front matter is not valid YAML: ${error instanceof Error ? error.message : String(error)}` };
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: `${where}: front matter must be a YAML mapping (name: …, description: …)` };
     // Through JSON: the bundle is stored on the server and crosses the worker wall as plain data.
     const fields = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+    const keys = Object.keys(fields).length;
+    if (keys > PAYLOAD_LIMITS.maxFrontMatterKeys) {
+        return { ok: false, code: 'skill.front_matter_keys', error: `${where}: front matter has ${keys} fields, over the limit of ${PAYLOAD_LIMITS.maxFrontMatterKeys}` };
+    }
 
     const name = fields.name;
     if (name === undefined || name === null) return { ok: false, error: `${where}: front matter field "name" is missing` };

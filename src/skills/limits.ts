@@ -25,6 +25,9 @@ export const SKILL_LIMITS = {
     maxPathChars: 512,
 } as const;
 
+// A card payload's own limits live in contract/card-payload.ts: the page checks them before any parser runs.
+export { PAYLOAD_LIMITS, type PayloadLimitCode } from '../contract/card-payload';
+
 /** Front matter names longer than this work, but break the agentskills.io convention. */
 export const CONVENTIONAL_NAME_LENGTH = 64;
 
@@ -38,3 +41,4 @@ export function formatBytes(bytes: number): string {
 export function exactBytes(bytes: number): string {
     return `${bytes.toLocaleString('en-US')} bytes`;
 }
+

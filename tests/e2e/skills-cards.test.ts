@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage } from '../harness/browser';
-import { agentOn, call, calls, toolMessages } from '../harness/agent';
+import { agentOn, call, calls, openAgentChat, toolMessages } from '../harness/agent';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import { base64, skillIndex, skillMd } from '../fixtures/skill-files';
 import { cardJson, importCard, OFFER, offered } from '../fixtures/cards';
@@ -184,4 +184,89 @@ test('the selected chat-completion preset\'s skills are offered and install into
     }, preset);
     assert.match(await visibleSkills(page), /preset-voice — The narrator voice/);
     await page.context().close();
+});
+
+/** Writes a skills payload into the selected chat-completion preset and says the preset changed, as selecting it does. */
+async function presetPayload(page: Page, payload: unknown): Promise<void> {
+    await page.evaluate(async (value) => {
+        const context = SillyTavern!.getContext() as unknown as {
+            chatCompletionSettings: { preset_settings_openai: string };
+            getPresetManager(api: string): { writePresetExtensionField(options: { name: string; path: string; value: unknown }): Promise<void> };
+            eventSource: { emit(event: string): Promise<void> };
+            eventTypes: Record<string, string>;
+        };
+        await context.getPresetManager('openai').writePresetExtensionField({ name: context.chatCompletionSettings.preset_settings_openai, path: 'tauritavern.skills', value });
+        await context.eventSource.emit(context.eventTypes.OAI_PRESET_CHANGED_AFTER!);
+    }, payload);
+}
+
+/** A zip whose central directory declares `size` for `name` (what a card's scan reads; the data holds more). */
+function lyingZip(files: Record<string, Uint8Array>, name: string, size: number): Uint8Array {
+    const zip = zipSync(files);
+    const view = new DataView(zip.buffer);
+    for (let at = 0; at + 46 <= zip.length; at += 1) {
+        if (view.getUint32(at, true) !== 0x02014b50) continue;
+        const length = view.getUint16(at + 28, true);
+        if (Buffer.from(zip.subarray(at + 46, at + 46 + length)).toString() === name) view.setUint32(at + 24, size, true);
+    }
+    return zip;
+}
+
+test('a hostile preset payload at the caps is read in a throwaway worker while a run goes on; over a cap it is refused with its code', async () => {
+    const page = await openAgentChat(session, { reuse: true });
+    const readers: Array<{ closed: boolean }> = [];
+    page.on('worker', (worker) => {
+        if (!worker.url().endsWith('/card-reader.js')) return;
+        const reader = { closed: false };
+        readers.push(reader);
+        worker.on('close', () => (reader.closed = true));
+    });
+    // The run holds its first model call 6 s: the payload is read while it works.
+    session.mock.enqueue({ ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The lanterns stayed lit.' })), delayMs: 6_000 }, calls(call('workspace_commit', {}), call('workspace_finish', { reason: 'done' })));
+    await page.fill('#send_textarea', 'Keep the lanterns lit.');
+    await page.click('#send_but');
+    await page.locator('.tavern-agent__run[data-run-state="running"]').waitFor();
+
+    // 64 skills, the cap: 62 small inline ones, one zip whose data.md lies about its size (1 MiB declared as
+    // 10 bytes), and one zip of many small entries that compress past 100× together.
+    const inline = Array.from({ length: 62 }, (_, i) => ({ bundleFormat: 'inline-files-v1', files: [{ path: 'SKILL.md', encoding: 'utf8', content: skillMd(`hostile-${i}`, `Hostile skill ${i}.`, 'Body.') }] }));
+    const lying = lyingZip({ 'SKILL.md': strToU8(skillMd('hostile-liar', 'Its data lies about its size.', 'Body.')), 'data.md': new Uint8Array(1024 * 1024).fill(65) }, 'data.md', 10);
+    const pieces = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`zeros/${i}.md`, new Uint8Array(60 * 1024)]));
+    const bomb = zipSync({ 'SKILL.md': strToU8(skillMd('hostile-bomb', 'Many small pieces.', 'Body.')), ...pieces });
+    const archive = (zip: Uint8Array, fileName: string) => ({ bundleFormat: 'ttskill-archive-base64-v1', fileName, contentBase64: base64(zip) });
+    await presetPayload(page, { version: 1, items: [...inline, archive(lying, 'liar.zip'), archive(bomb, 'bomb.zip')] });
+
+    const popup = page.locator(OFFER);
+    await popup.waitFor({ timeout: 20_000 });
+    const text = await popup.innerText();
+    assert.match(text, /hostile-0/);
+    assert.match(text, /hostile-61/);
+    assert.match(text, /hostile-liar/, 'the scan reads the liar\'s name from SKILL.md without inflating data.md');
+    assert.match(text, /bomb\.zip: is compressed \d+× over all its entries/, 'the bomb is refused in the popup, before Install');
+    assert.equal(readers.length, 1, 'the payload went to a card reader of its own');
+    await page.waitForFunction(() => true);
+    assert.ok(readers[0]!.closed, 'and the reader was thrown away once it answered');
+    assert.equal(await page.locator('.tavern-agent__run[data-run-state="running"]').count(), 1, 'the run is still working');
+
+    await popup.locator('.popup-button-ok').click();
+    const failedToast = page.locator('#toast-container .toast-error', { hasText: 'liar.zip' });
+    await failedToast.waitFor({ timeout: 30_000 });
+    assert.match(await failedToast.innerText(), /data\.md.*does not match its declared size/s);
+    await page.waitForFunction(() => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string }> } | undefined>;
+        return (settings.tavern_agent_skills?.index ?? []).filter((line) => line.name.startsWith('hostile-')).length === 62;
+    });
+    assert.equal(readers.length, 2, 'Install parsed the payload in a second, fresh reader');
+
+    // The run was never cut: it commits its reply once the held call answers.
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor({ timeout: 30_000 });
+    assert.equal(await page.evaluate(() => SillyTavern!.getContext().chat.at(-1)?.mes), 'The lanterns stayed lit.');
+
+    // Over a cap (65 skills) the payload never leaves the page: a toast names the limit and its code.
+    await presetPayload(page, { version: 1, items: [...inline, ...inline.slice(0, 3)] });
+    const refused = page.locator('#toast-container .toast-warning', { hasText: 'skill.too_many_skills' });
+    await refused.waitFor({ timeout: 20_000 });
+    assert.match(await refused.innerText(), /65 items, over the limit of 64 skills a payload/);
+    assert.equal(await page.locator(OFFER).count(), 0);
+    await presetPayload(page, null);
 });

@@ -24,6 +24,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     // The script sandbox (QuickJS): its own worker bundle; the engine reaches it only by messages.
     sandbox: ['sandbox', 'workspace', 'contract'],
     'sandbox-worker': ['sandbox', 'contract'],
+    // The card reader (issue 39 §1): a throwaway worker of its own that scans and parses one card's payload.
+    'card-reader-worker': ['skills', 'contract'],
     tools: ['tools', 'workspace', 'state', 'contract'],
     engine: ['engine', 'tools', 'workspace', 'store', 'skills', 'state', 'contract'],
     worker: ['engine', 'contract'],

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import type { SkillBundle } from '../../src/contract/skills';
 import { createSkillApi, skillFileReader } from '../../src/engine/api/skills-api';
 import { parseSkillSources } from '../../src/skills/parse-sources';
+import { parseSkillPayload } from '../../src/skills/payload';
 import { openDB } from 'idb';
 import { DATABASE_VERSION, databaseNameFor, openTavernAgentDb } from '../../src/store/db';
 import { createIdbSkillCache, createMemorySkillCache, type SkillCache } from '../../src/store/skill-cache';
@@ -81,7 +82,7 @@ describe('the engine skill API', () => {
 
         const payload = await api.encodeSkillPayload([lore!.hash]);
         assert.ok(payload.ok);
-        const decoded = await api.parseSkillPayload(payload.value);
+        const decoded = await parseSkillPayload(payload.value);
         assert.ok(decoded.ok);
         assert.equal(decoded.value[0]!.bundle?.hash, lore!.hash);
 

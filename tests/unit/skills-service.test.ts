@@ -8,10 +8,11 @@ import type { Result } from '../../src/contract/result';
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from '../../src/contract/skills';
 import type { BundleStore } from '../../src/host/skills/bundle-files';
 import type { SkillEngine } from '../../src/host/skills/skill-engine';
+import type { CardReader } from '../../src/host/skills/card-reader';
 import type { SkillIndexState, SkillIndexStore } from '../../src/host/skills/skill-index';
 import type { OwnerPayload, EmbeddedOwners } from '../../src/host/skills/embedded-owners';
 import { createSkillsService, type HostSkillsService } from '../../src/host/skills/skills-service';
-import { canonicalJson } from '../../src/host/skills/payload-hash';
+import { canonicalJson } from '../../src/contract/card-payload';
 
 /** A skill as the fake parser reads it: one JSON text per skill. */
 function skillText(name: string, body = `How to ${name}.`, description = `Use ${name}.`): string {
@@ -36,10 +37,6 @@ class FakeEngine implements SkillEngine {
     failCache = false;
     async parseSkills(sources: SkillSource[]) {
         return sources.flatMap((source) => new TextDecoder().decode(source.bytes).split('\n---skill---\n').map(bundleOf));
-    }
-    async parseSkillPayload(payload: unknown) {
-        const items = (payload as { items: Array<{ text: string }> }).items;
-        return ok(items.map((item) => bundleOf(item.text)));
     }
     async cacheSkillBundles(bundles: SkillBundle[]) {
         if (this.failCache) return failed('quota exceeded');
@@ -118,6 +115,30 @@ class FakeOwners implements EmbeddedOwners {
     }
 }
 
+const hashPayload = async (payload: unknown) => createHash('sha256').update(canonicalJson(payload)).digest('hex');
+
+/** The card reader over the fake format: one JSON text per item; the scan leaves out hashes and contents. */
+const fakeReader: CardReader = {
+    async scan(payload) {
+        const read = (text: string): ParsedSkill => {
+            try {
+                return bundleOf(text);
+            } catch {
+                return { name: 'unreadable', bundle: null, warnings: [], error: 'not a fake skill text' };
+            }
+        };
+        const skills = (payload as { items: Array<{ text: string }> }).items.map((item) => read(item.text));
+        const scanned = skills.map(({ name, bundle, warnings, error }) =>
+            error ? { name, description: '', files: 0, bytes: 0, warnings, error } : { name, description: bundle!.description, files: bundle!.files.length, bytes: 0, warnings },
+        );
+        return ok({ hash: await hashPayload(payload), skills: scanned });
+    },
+    async parse(payload) {
+        const items = (payload as { items: Array<{ text: string }> }).items;
+        return ok({ hash: await hashPayload(payload), skills: items.map((item) => bundleOf(item.text)) });
+    },
+};
+
 let engine: FakeEngine;
 let server: FakeServer;
 let index: FakeIndex;
@@ -139,7 +160,8 @@ beforeEach(() => {
             { id: 'careful', visible: ['*'], deny: ['lore'], scripts: 'skills' },
             { id: 'narrow', visible: ['style'], deny: [], scripts: 'off' },
         ],
-        hashPayload: async (payload) => createHash('sha256').update(canonicalJson(payload)).digest('hex'),
+        hashPayload,
+        reader: fakeReader,
         now: () => 1000,
     });
 });

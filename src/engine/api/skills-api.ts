@@ -4,12 +4,11 @@ import type { EngineApi } from '../../contract/wire';
 import { exportSkillsZip } from '../../skills/export-zip';
 import { bundleHash } from '../../skills/hash';
 import { parseSkillSources } from '../../skills/parse-sources';
-import { parseSkillPayload } from '../../skills/payload';
 import { encodeSkillPayload } from '../../skills/payload-encode';
 import type { SkillCache } from '../../store/skill-cache';
 import type { SkillAccess } from '../../tools/tool';
 
-type SkillEngineApi = Pick<EngineApi, 'parseSkills' | 'parseSkillPayload' | 'cacheSkillBundles' | 'missingSkillBundles' | 'readSkillFile' | 'exportSkillsZip' | 'encodeSkillPayload'>;
+type SkillEngineApi = Pick<EngineApi, 'parseSkills' | 'cacheSkillBundles' | 'missingSkillBundles' | 'readSkillFile' | 'exportSkillsZip' | 'encodeSkillPayload'>;
 
 const NOT_OPEN = 'The engine has not opened its storage yet.';
 
@@ -49,13 +48,6 @@ export function createSkillApi(cacheOf: () => SkillCache | null): SkillEngineApi
                 return await parseSkillSources(sources);
             } catch (error) {
                 return [{ name: sources[0]?.name ?? 'skill', bundle: null, warnings: [], error: `could not be read: ${describeError(error)}` }];
-            }
-        },
-        async parseSkillPayload(payload) {
-            try {
-                return await parseSkillPayload(payload);
-            } catch (error) {
-                return fail('skill.payload_invalid', 'The skills payload could not be read.', describeError(error));
             }
         },
         cacheSkillBundles: (raw) =>

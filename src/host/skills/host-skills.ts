@@ -1,7 +1,8 @@
 import { storedProfiles } from '../settings/profile-store';
 import { getEngine } from '../worker/worker-client';
 import { serverBundles } from './bundle-files';
-import { payloadHash } from './payload-hash';
+import { cardReader } from './card-reader';
+import { payloadHash } from '../../contract/card-payload';
 import type { SkillEngine } from './skill-engine';
 import { settingsSkillIndex } from './skill-index';
 import { stEmbeddedOwners } from './embedded-owners';
@@ -22,5 +23,6 @@ export const hostSkills = createSkillsService({
         return listings.flatMap((listing) => (listing.profile ? [{ id: listing.id, visible: listing.profile.skills.visible, deny: listing.profile.skills.deny, scripts: listing.profile.scripts }] : []));
     },
     hashPayload: payloadHash,
+    reader: cardReader,
     now: () => Date.now(),
 });

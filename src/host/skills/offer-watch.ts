@@ -28,6 +28,15 @@ export function watchSkillOffers(service: HostSkillsService): void {
         if (failed.length) toasts.error(failed.map((r) => `${r.name}: ${r.error}`).join('\n'), t`Some skills were not installed`);
     }
 
+    /** A payload refused whole (a limit, a reader past its deadline) is said once a session, with its code. */
+    function reportRefused(found: EmbeddedSkillOffer, refused: NonNullable<EmbeddedSkillOffer['refused']>): void {
+        const key = `${found.kind}:${found.owner}:${refused.code}`;
+        if (shown.has(key)) return;
+        shown.add(key);
+        const title = found.kind === 'card' ? t`The skills this card carries were not offered` : t`The skills this preset carries were not offered`;
+        toasts.warning(`${refused.message} (${refused.code})`, title);
+    }
+
     async function check(): Promise<void> {
         if (running) {
             again = true;
@@ -40,7 +49,8 @@ export function watchSkillOffers(service: HostSkillsService): void {
                 again = false;
                 chat = stContext().getCurrentChatId();
                 for (const found of await service.pendingOffers()) {
-                    if (!shown.has(found.payloadHash)) await offer(found);
+                    if (found.refused) reportRefused(found, found.refused);
+                    else if (!shown.has(found.payloadHash)) await offer(found);
                 }
             } while (again);
         } catch (error) {

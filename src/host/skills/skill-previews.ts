@@ -1,5 +1,6 @@
 import type { ParsedSkill, SkillBundle, SkillConflict, SkillIndexEntry, SkillPreview, SkillScope } from '../../contract/skills';
 import { SCOPE_ORDER, scopeKey, scopeKind, scriptFilesOf } from '../../contract/skills';
+import type { ScannedSkill } from '../../contract/card-payload';
 
 /** A parsed skill judged against the installed skill of its name in the target scope. */
 export interface JudgedSkill {
@@ -57,6 +58,26 @@ export function judgeSkills(parsed: readonly ParsedSkill[], index: readonly Skil
         }
         seen.add(bundle.name);
         return { bundle, preview };
+    });
+}
+
+/**
+ * Previews of a card's skills from its scan (issue 39 §1: names and sizes, no content hash before Install).
+ * A skill of the same name installed from this very payload is the same; any other of that name in the
+ * scope differs (Install then compares contents and keeps an identical one as it is).
+ */
+export function judgeScanned(scanned: readonly ScannedSkill[], index: readonly SkillIndexEntry[], scope: SkillScope, payloadHash: string): SkillPreview[] {
+    const seen = new Set<string>();
+    return scanned.map((skill): SkillPreview => {
+        if (skill.error) return { ...skill, conflict: 'new' };
+        const installed = installedIn(index, scope, skill.name);
+        const conflict: SkillConflict = !installed ? 'new' : installed.source?.payloadHash === payloadHash ? 'same' : 'different';
+        const preview: SkillPreview = { ...skill, conflict };
+        const replaces = replacedIn(index, scope, skill.name);
+        if (replaces) preview.replaces = replaces;
+        if (seen.has(skill.name)) return { ...preview, error: `Another skill in this import is also named "${skill.name}"; skills are never renamed, so only the first is used.` };
+        seen.add(skill.name);
+        return preview;
     });
 }
 

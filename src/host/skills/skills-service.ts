@@ -4,7 +4,8 @@ import type { EmbeddedSkillOffer, SkillConflictChoice, SkillFilesInput, SkillsSe
 import { resolveSkills, skillPool, skillVisible, type ResolvedSkills, type SkillChatContext, type SkillRunContext, type SkillVisibilityRules } from '../../contract/skills-resolve';
 import type { ScriptsSetting } from '../../contract/profile';
 import type { EmbeddedOwners } from './embedded-owners';
-import { installedIn, judgeSkills, type JudgedSkill } from './skill-previews';
+import type { CardReader } from './card-reader';
+import { installedIn, judgeScanned, judgeSkills, type JudgedSkill } from './skill-previews';
 import { toSkillSources } from './skill-sources';
 import { createSkillStore, type InstallRequest, type SkillStoreDeps } from './skill-store';
 
@@ -18,7 +19,10 @@ export interface SkillsServiceDeps extends SkillStoreDeps {
     owners: EmbeddedOwners;
     /** Every usable agent profile's skill rules. */
     profiles(): Promise<ProfileSkillRules[]>;
+    /** Hashes a payload this page wrote itself (our own export is not offered back). */
     hashPayload(payload: unknown): Promise<string>;
+    /** Reads cards' payloads in a throwaway worker (issue 39 §1): the scan before the offer, the parse after Install. */
+    reader: CardReader;
 }
 
 /** The service plus what only the host itself uses (runs, `/agent skills`, card deletion). */
@@ -55,8 +59,6 @@ function compareEntries(a: SkillIndexEntry, b: SkillIndexEntry): number {
 
 export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService {
     const store = createSkillStore(deps);
-    /** Parsed payloads by payload hash, so an offer shown is installed without parsing it again. */
-    const parsedPayloads = new Map<string, ParsedSkill[]>();
 
     function entryOrThrow(name: string, scope: SkillScope): SkillIndexEntry {
         const entry = installedIn(store.entries(), scope, name);
@@ -105,20 +107,6 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
         const lost = entries.filter((entry) => unavailable.has(entry.hash)).map((entry) => entry.name);
         if (lost.length) throw new Error(`These skills could not be fetched from the SillyTavern server: ${lost.join(', ')}.`);
         return hashes;
-    }
-
-    async function parsedPayload(payload: unknown, hash: string): Promise<ParsedSkill[] | null> {
-        const known = parsedPayloads.get(hash);
-        if (known) return known;
-        const engine = await deps.engine();
-        const parsed = await engine.parseSkillPayload(payload);
-        if (!parsed.ok) {
-            console.warn('[Tavern Agent] embedded skills could not be read', parsed.error);
-            return null;
-        }
-        if (parsedPayloads.size > 8) parsedPayloads.delete(parsedPayloads.keys().next().value!);
-        parsedPayloads.set(hash, parsed.value);
-        return parsed.value;
     }
 
     /** Profiles whose visible/deny let them see the skill, in a scope they are run in (another profile's scope is not). */
@@ -236,25 +224,31 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
             const offers: EmbeddedSkillOffer[] = [];
             const declined = new Set(store.declined());
             for (const found of await deps.owners.embedded()) {
-                const hash = await deps.hashPayload(found.payload);
+                const base = { kind: found.kind, owner: found.owner, scope: found.scope };
+                // Only the hash and what SKILL.md says, in a worker of its own: the full parse waits for Install.
+                const scan = await deps.reader.scan(found.payload);
+                if (!scan.ok) {
+                    offers.push({ ...base, payloadHash: '', skills: [], refused: scan.error });
+                    continue;
+                }
+                const { hash, skills: scanned } = scan.value;
                 if (declined.has(hash)) continue;
-                const parsed = await parsedPayload(found.payload, hash);
-                if (!parsed) continue;
-                const skills = judgeSkills(parsed, store.entries(), found.scope).map((judged) => judged.preview);
+                const skills = judgeScanned(scanned, store.entries(), found.scope, hash);
                 if (!skills.some((skill) => !skill.error && skill.conflict !== 'same')) continue;
-                offers.push({ kind: found.kind, owner: found.owner, payloadHash: hash, scope: found.scope, skills });
+                offers.push({ ...base, payloadHash: hash, skills });
             }
             return offers;
         },
 
         async installOffer(offer, conflict) {
+            const changed = 'The embedded skills changed or are no longer open; open the chat again to see the current ones.';
             const found = (await deps.owners.embedded()).find((owner) => owner.kind === offer.kind && owner.owner === offer.owner);
-            const hash = found ? await deps.hashPayload(found.payload) : null;
-            if (!found || hash !== offer.payloadHash) throw new Error('The embedded skills changed or are no longer open; open the chat again to see the current ones.');
-            const parsed = await parsedPayload(found.payload, hash);
-            if (!parsed) throw new Error('The embedded skills could not be read.');
-            const judged = judgeSkills(parsed, store.entries(), found.scope);
-            return installJudged(judged, found.scope, conflict, { kind: offer.kind, payloadHash: hash });
+            if (!found) throw new Error(changed);
+            const parsed = await deps.reader.parse(found.payload);
+            if (!parsed.ok) throw new Error(`${parsed.error.message} (${parsed.error.code})`);
+            if (parsed.value.hash !== offer.payloadHash) throw new Error(changed);
+            const judged = judgeSkills(parsed.value.skills, store.entries(), found.scope);
+            return installJudged(judged, found.scope, conflict, { kind: offer.kind, payloadHash: parsed.value.hash });
         },
 
         declineOffer: (offer) => rememberPayload(offer.payloadHash),
