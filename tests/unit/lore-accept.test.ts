@@ -13,7 +13,7 @@ import type { RunRecord } from '../../src/contract/records';
 import { IMPORTED_CHAT_KEY } from '../../src/contract/archive';
 import { claimLoreProposal, recordLoreDecision, releaseLoreClaim } from '../../src/engine/archive/lore-decisions';
 import { entryChange, sameAsShown } from '../../src/host/lore/entry-change';
-import type { WorldInfoModule } from '../../src/host/sillytavern/world-info-module';
+import type { WorldInfoData } from '../../src/host/sillytavern/world-info-module';
 import { openTavernAgentDb } from '../../src/store/db';
 import { createIdbRunStorage } from '../../src/store/idb-run-storage';
 import { claimVerdict, LORE_CLAIM_TTL_MS, proposalState } from '../../src/store/lore-claims';
@@ -98,28 +98,26 @@ describe('the three-way model of an entry changed since the run began', () => {
     });
 });
 
-/** A lorebook module with one book, as SillyTavern's world-info API returns it. */
-function worldInfo(entries: Record<string, Record<string, unknown> & { uid: number }>): WorldInfoModule {
-    return { world_names: ['Chat Book'], loadWorldInfo: async (name: string) => (name === 'Chat Book' ? { entries } : null) } as unknown as WorldInfoModule; // only what entryChange reads
-}
+/** A lorebook as SillyTavern's world-info API returns it. */
+const book = (entries: Record<string, Record<string, unknown> & { uid: number }>): WorldInfoData => ({ entries });
 
 describe('the entry a proposal edits, against the one its run captured', () => {
     const before: LoreText = { title: 'Bridge', keys: ['bridge'], content: 'A stone bridge.' };
     const proposal: LoreProposal = { proposalId: 'lore-1', ref: 'worldinfo:Chat Book#3', target: { book: 'Chat Book', uid: 3 }, before, after: { ...before, content: 'Ruins.' }, reason: null };
 
     it('unchanged (a blank key is no change: the capture drops blanks too)', async () => {
-        assert.equal(await entryChange(worldInfo({ 3: { uid: 3, comment: 'Bridge', key: ['bridge', ' '], content: 'A stone bridge.', disable: false } }), proposal), null);
+        assert.equal(entryChange(book({ 3: { uid: 3, comment: 'Bridge', key: ['bridge', ' '], content: 'A stone bridge.', disable: false } }), proposal), null);
     });
 
     it('changed, or deleted', async () => {
-        assert.deepEqual(await entryChange(worldInfo({ 3: { uid: 3, comment: 'Bridge', key: ['bridge'], content: 'A wooden bridge.' } }), proposal), { now: { ...before, content: 'A wooden bridge.' } });
-        assert.deepEqual(await entryChange(worldInfo({ 3: { uid: 3, comment: 'Bridge', key: ['bridge', 'river'], content: 'A stone bridge.' } }), proposal), { now: { ...before, keys: ['bridge', 'river'] } });
-        assert.deepEqual(await entryChange(worldInfo({}), proposal), { now: null });
+        assert.deepEqual(entryChange(book({ 3: { uid: 3, comment: 'Bridge', key: ['bridge'], content: 'A wooden bridge.' } }), proposal), { now: { ...before, content: 'A wooden bridge.' } });
+        assert.deepEqual(entryChange(book({ 3: { uid: 3, comment: 'Bridge', key: ['bridge', 'river'], content: 'A stone bridge.' } }), proposal), { now: { ...before, keys: ['bridge', 'river'] } });
+        assert.deepEqual(entryChange(book({}), proposal), { now: null });
     });
 
     it('a new entry, or a book gone, has nothing to compare', async () => {
-        assert.equal(await entryChange(worldInfo({}), { ...proposal, target: { book: 'Chat Book', uid: null }, before: null }), null);
-        assert.equal(await entryChange(worldInfo({}), { ...proposal, target: { book: 'Gone', uid: 3 } }), null);
+        assert.equal(entryChange(book({}), { ...proposal, target: { book: 'Chat Book', uid: null }, before: null }), null);
+        assert.equal(entryChange(null, proposal), null);
     });
 
     it('Accept anyway goes on only while the entry is what the user was shown', () => {

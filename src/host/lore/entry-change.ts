@@ -1,5 +1,5 @@
 import { sameLoreText, type LoreProposal, type LoreText } from '../../contract/lore';
-import type { WorldInfoModule } from '../sillytavern/world-info-module';
+import type { WorldInfoData } from '../sillytavern/world-info-module';
 
 /** An entry's title, keys and content as SillyTavern stores them (`comment`, `key`, `content`), read as the run's capture reads them. */
 export function loreTextOf(entry: { comment?: unknown; key?: unknown; content?: unknown }): LoreText {
@@ -11,17 +11,16 @@ export function loreTextOf(entry: { comment?: unknown; key?: unknown; content?: 
 }
 
 /**
- * Whether the entry a proposal edits in place changed since its run began (issue 39 §7): the entry now in
- * the lorebook against the one the run captured at its start (the proposal's `before`). null when it did not,
- * or when the proposal edits no existing entry (a new entry, this chat's own version of another book's, a
- * book gone: the write says so); else the entry now, null for `now` when it was deleted.
+ * Whether the entry a proposal edits in place changed since its run began (issue 39 §7): the entry in the
+ * target book as it is now (`book`, read fresh; null when the book is gone) against the one the run captured
+ * at its start (the proposal's `before`). null when it did not, or when the proposal edits no existing entry
+ * (a new entry, this chat's own version of another book's, a book gone: the write says so); else the entry
+ * now, null when it was deleted.
  */
-export async function entryChange(wi: WorldInfoModule, proposal: LoreProposal): Promise<{ now: LoreText | null } | null> {
-    const { book, uid } = proposal.target;
-    if (book === null || uid === null || proposal.before === null || !wi.world_names.includes(book)) return null;
-    const data = await wi.loadWorldInfo(book);
-    if (!data?.entries) return null;
-    const entry = data.entries[String(uid)];
+export function entryChange(book: WorldInfoData | null, proposal: LoreProposal): { now: LoreText | null } | null {
+    const { uid } = proposal.target;
+    if (proposal.target.book === null || uid === null || proposal.before === null || !book) return null;
+    const entry = book.entries[String(uid)];
     const now = entry ? loreTextOf({ comment: entry.comment, key: entry.key, content: entry.content }) : null;
     return now && sameLoreText(now, proposal.before) ? null : { now };
 }

@@ -5,11 +5,13 @@ import { chatBookName, ensureChatBook } from '../sillytavern/chat-lorebook';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { getEngine } from '../worker/worker-client';
 import { importWorldInfoModule, type WorldInfoModule } from '../sillytavern/world-info-module';
+import { loadWorldInfoFresh } from '../sillytavern/world-info-fresh';
 import { entryChange, sameAsShown } from './entry-change';
 
 /** Writes one entry through SillyTavern's world-info API: the entry `uid` changed, or a new one made. */
 async function writeEntry(wi: WorldInfoModule, book: string, uid: number | null, text: LoreText): Promise<{ uid: number; created: boolean }> {
-    const data = await wi.loadWorldInfo(book);
+    // The server's copy: writing back a copy this page read before another tab saved would undo that save.
+    const data = await loadWorldInfoFresh(wi, book);
     if (!data?.entries) throw new Error(`The lorebook "${book}" could not be loaded.`);
     let entry = uid === null ? undefined : data.entries[String(uid)];
     const created = entry === undefined;
@@ -64,7 +66,9 @@ export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Re
     let wi: WorldInfoModule;
     try {
         wi = await importWorldInfoModule();
-        const change = await entryChange(wi, proposal);
+        const { book } = proposal.target;
+        const current = book !== null && proposal.target.uid !== null && wi.world_names.includes(book) ? await loadWorldInfoFresh(wi, book) : null;
+        const change = entryChange(current, proposal);
         if (change && proposal.before && !sameAsShown(request.acceptChanged, change)) return ok({ kind: 'changed', start: proposal.before, now: change.now });
     } catch (error) {
         return fail('lore.write_failed', 'SillyTavern could not read the lore entry.', describeError(error));
