@@ -153,6 +153,8 @@ export const WIRE_ERROR_CODES = [
     'skill.payload_timeout',
     'lore.proposal_not_found',
     'lore.already_decided',
+    /** Another tab holds the claim on this proposal while it writes it (issue 39 §7). */
+    'lore.proposal_busy',
     'lore.wrong_chat',
     'lore.write_failed',
     'run.not_resumable',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { RECORD_VERSION } from './records';
 
 /**
  * The lorebooks in scope for a run (issue 19, SPEC §9), frozen at its start like the chat: every enabled
@@ -38,6 +39,11 @@ export function loreRef(entry: { book: string; uid: number }): string {
 export const LoreTextSchema = z.object({ title: z.string(), keys: z.array(z.string()), content: z.string() });
 export type LoreText = z.infer<typeof LoreTextSchema>;
 
+/** Two entry texts are the same: title, keys in order, content. */
+export function sameLoreText(a: LoreText, b: LoreText): boolean {
+    return a.title === b.title && a.content === b.content && a.keys.length === b.keys.length && a.keys.every((key, i) => key === b.keys[i]);
+}
+
 /**
  * A lore change the agent proposed (`worldinfo.propose`); nothing is written until the user accepts it.
  * `target.book` null: the chat's lorebook, created and bound to the chat on Accept. `target.uid` null: a new
@@ -74,4 +80,32 @@ export interface LoreAcceptRequest {
     /** The text to write: the proposal's, or the user's edit of it. */
     text: LoreText;
     edited: boolean;
+    /**
+     * The user saw that the entry changed since the run began and chose to accept anyway: the entry as it was
+     * shown then (null: deleted). Accept goes on only while the entry is still exactly that.
+     */
+    acceptChanged?: { now: LoreText | null };
 }
+
+/**
+ * What Accept did (issue 39 §7): wrote the proposal, or wrote nothing because the entry changed since the
+ * run began; then the panel shows the three versions and lets the user accept anyway or cancel.
+ */
+export type LoreAcceptOutcome = { kind: 'written'; decision: LoreDecision } | { kind: 'changed'; start: LoreText; now: LoreText | null };
+
+/**
+ * One tab's claim on a pending proposal while it writes it (issue 39 §7), stored in IndexedDB and taken in one
+ * transaction with the check that the run's journal has no decision for it: of two tabs, one writes.
+ * `token` names the claimer; `at` when it was taken (a claim left by a closed tab goes stale).
+ */
+export const LoreClaimSchema = z.object({
+    v: z.literal(RECORD_VERSION),
+    runId: z.string().min(1),
+    proposalId: z.string().min(1),
+    token: z.string().min(1),
+    at: z.number(),
+});
+export type LoreClaim = z.infer<typeof LoreClaimSchema>;
+
+/** The answer to a claim: taken; the proposal already decided; another tab holds a fresh claim; no such proposal. */
+export type LoreClaimVerdict = 'claimed' | 'decided' | 'busy' | 'not_proposed';

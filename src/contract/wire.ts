@@ -196,8 +196,15 @@ export interface SkillsApi {
 
 /** Lore proposals' answers. */
 export interface LoreApi {
-    /** Journals the user's answer to a lore proposal of the run (issue 19): once per proposal. */
-    recordLoreDecision(runId: string, decision: LoreDecision): Promise<Result<null>>;
+    /**
+     * Claims a pending proposal for this tab before its answer is written (issue 39 §7), atomically in
+     * IndexedDB: `lore.already_decided` when it was answered, `lore.proposal_busy` while another tab holds it.
+     */
+    claimLoreProposal(runId: string, proposalId: string): Promise<Result<{ token: string }>>;
+    /** Ends a claim without a decision (the write failed). */
+    releaseLoreClaim(runId: string, proposalId: string, token: string): Promise<Result<null>>;
+    /** Journals the user's answer to a lore proposal of the run (issue 19): once per proposal; ends the claim `claimToken` names. */
+    recordLoreDecision(runId: string, decision: LoreDecision, claimToken?: string): Promise<Result<null>>;
 }
 
 /**

@@ -2,8 +2,9 @@ import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { CheckpointRecord, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
 import type { StoredEventRecord } from '../contract/events';
 import type { SkillBundle } from '../contract/skills';
+import type { LoreClaim } from '../contract/lore';
 
-export const DATABASE_VERSION = 5;
+export const DATABASE_VERSION = 6;
 
 export interface TavernAgentDb extends DBSchema {
     runs: { key: string; value: RunRecord; indexes: { byChat: string } };
@@ -22,6 +23,8 @@ export interface TavernAgentDb extends DBSchema {
     chunks: { key: string; value: { hash: string; text: string } };
     /** Which chunks make up a chunked file (its record in `files` then has empty content). */
     chunkRefs: { key: [string, string]; value: ChunkRef };
+    /** A tab's claim on a lore proposal while it writes it (issue 39 §7), by [runId, proposalId]; gone once decided. */
+    loreClaims: { key: [string, string]; value: LoreClaim };
 }
 
 export interface ChunkRef {
@@ -74,6 +77,10 @@ export async function openTavernAgentDb(userHandle: string): Promise<IDBPDatabas
             if (oldVersion < 5 && db.objectStoreNames.contains('events')) {
                 const events = unwrap(transaction.objectStore('events'));
                 if (events.indexNames.contains('bySeq')) events.deleteIndex('bySeq');
+            }
+            // v6: claims on lore proposals, so two tabs cannot both accept one (issue 39 §7).
+            if (oldVersion < 6) {
+                db.createObjectStore('loreClaims', { keyPath: ['runId', 'proposalId'] });
             }
         },
         blocking() {

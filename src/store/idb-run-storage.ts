@@ -5,6 +5,7 @@ import type { JournalEvent } from '../contract/events';
 import { chunkHash, isChunkedPath, splitIntoChunks } from './content-chunks';
 import { eventsOf, groupRecord, inlineFilesOf, isEventGroup, mayBeInline, withoutFiles } from './event-groups';
 import type { ChunkRef, TavernAgentDb } from './db';
+import { claimInDb, releaseInDb, runClaimsRange } from './idb-lore-claims';
 import type { EventWrite, RunStorage } from './run-storage';
 
 type Db = IDBPDatabase<TavernAgentDb>;
@@ -247,6 +248,8 @@ export function createIdbRunStorage(db: Db): RunStorage {
         },
         async putPersistState(state) { await db.put('persistStates', state); },
         getPersistState: (runId) => db.get('persistStates', runId),
+        claimLoreProposal: (claim) => claimInDb(db, claim),
+        releaseLoreClaim: (runId, proposalId, token) => releaseInDb(db, runId, proposalId, token),
         async putWholeRun(run, events, files, checkpoints) {
             const tx = db.transaction(['runs', 'events', 'files', 'checkpoints', 'chunks', 'chunkRefs'], 'readwrite');
             await allOrNothing(tx, (write) => {
@@ -270,8 +273,9 @@ export function createIdbRunStorage(db: Db): RunStorage {
         },
         async deleteRun(runId) {
             // One transaction: a run is deleted whole or not at all.
-            const tx = db.transaction(['runs', 'events', 'files', 'checkpoints', 'persistStates', 'chunks', 'chunkRefs'], 'readwrite');
+            const tx = db.transaction(['runs', 'events', 'files', 'checkpoints', 'persistStates', 'chunks', 'chunkRefs', 'loreClaims'], 'readwrite');
             await Promise.all([
+                tx.objectStore('loreClaims').delete(runClaimsRange(runId)),
                 dropChunks(tx, runId),
                 tx.objectStore('runs').delete(runId),
                 tx.objectStore('persistStates').delete(runId),

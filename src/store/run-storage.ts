@@ -1,5 +1,7 @@
 import type { CheckpointRecord, EventAttachments, PersistState, RunRecord, WorkspaceFile } from '../contract/records';
 import type { JournalEvent } from '../contract/events';
+import type { LoreClaim, LoreClaimVerdict } from '../contract/lore';
+import { claimVerdict, proposalState } from './lore-claims';
 
 export type { EventAttachments };
 
@@ -41,6 +43,14 @@ export interface RunStorage {
     dropRunData(runId: string): Promise<void>;
     /** Removes a run and everything stored with it. */
     deleteRun(runId: string): Promise<void>;
+    /**
+     * Claims a lore proposal for one writer (issue 39 §7): in one transaction, reads the run's journal and the
+     * claim stored for the proposal, and stores this one only when the proposal is still pending and no
+     * other fresh claim holds it (lore-claims.ts). Of two tabs claiming at once, one gets 'claimed'.
+     */
+    claimLoreProposal(claim: LoreClaim): Promise<LoreClaimVerdict>;
+    /** Drops the claim on a proposal, when `token` still holds it (after the decision, or a failed write). */
+    releaseLoreClaim(runId: string, proposalId: string, token: string): Promise<void>;
     /** Stores a whole run at once (an import): one transaction, all or nothing. */
     putWholeRun(run: RunRecord, events: JournalEvent[], files: WorkspaceFile[], checkpoints: CheckpointRecord[]): Promise<void>;
 }
@@ -59,10 +69,12 @@ export function createMemoryRunStorage(): RunStorage {
     const files = new Map<string, WorkspaceFile>();
     const checkpoints = new Map<string, CheckpointRecord>();
     const persist = new Map<string, PersistState>();
+    const claims = new Map<string, LoreClaim>();
     const clone = <T>(value: T): T => structuredClone(value);
     // Composite keys as IndexedDB's [runId, seq] / [runId, path]; \0 cannot occur in a run id.
     const seqKey = (record: { runId: string; seq: number }) => `${record.runId}\0${record.seq}`;
     const pathKey = (record: { runId: string; path: string }) => `${record.runId}\0${record.path}`;
+    const claimKey = (runId: string, proposalId: string) => `${runId}\0${proposalId}`;
     const bySeq = (a: { seq: number }, b: { seq: number }) => a.seq - b.seq;
     // IndexedDB compares string keys by UTF-16 code unit, as < does (localeCompare would not).
     const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -101,6 +113,15 @@ export function createMemoryRunStorage(): RunStorage {
         },
         async putPersistState(state) { persist.set(state.runId, clone(state)); },
         async getPersistState(runId) { const state = persist.get(runId); return state && clone(state); },
+        async claimLoreProposal(claim) {
+            const journal = ofRun(events, claim.runId).sort(bySeq);
+            const verdict = claimVerdict(proposalState(journal, claim.proposalId), claims.get(claimKey(claim.runId, claim.proposalId)), claim.at);
+            if (verdict === 'claimed') claims.set(claimKey(claim.runId, claim.proposalId), clone(claim));
+            return verdict;
+        },
+        async releaseLoreClaim(runId, proposalId, token) {
+            if (claims.get(claimKey(runId, proposalId))?.token === token) claims.delete(claimKey(runId, proposalId));
+        },
         async putWholeRun(run, newEvents, newFiles, newCheckpoints) {
             const [r, e, f, c] = [clone(run), newEvents.map(clone), newFiles.map(clone), newCheckpoints.map(clone)];
             runs.set(r.runId, r);
@@ -116,7 +137,7 @@ export function createMemoryRunStorage(): RunStorage {
         async deleteRun(runId) {
             runs.delete(runId);
             persist.delete(runId);
-            for (const map of [events, files, checkpoints] as Array<Map<string, { runId: string }>>) {
+            for (const map of [events, files, checkpoints, claims] as Array<Map<string, { runId: string }>>) {
                 for (const [key, record] of map) if (record.runId === runId) map.delete(key);
             }
         },

@@ -6,7 +6,7 @@ import type { Result } from '../contract/result';
 import type { RunOutcome } from '../contract/run-input';
 import type { SkillOwners, SkillsService } from '../contract/skills-service';
 import type { EngineApi } from '../contract/wire';
-import type { LoreAcceptRequest, LoreDecision } from '../contract/lore';
+import type { LoreAcceptOutcome, LoreAcceptRequest, LoreDecision } from '../contract/lore';
 import type { ReplyPlace } from '../contract/reply-place';
 import type { ExtToolSpec } from '../contract/ext-tools';
 import type { RetentionPolicy } from '../contract/storage';
@@ -106,9 +106,12 @@ export interface PanelServices {
     skillOwners?(): SkillOwners;
     /** Queues guidance for the run working in this tab (reaches the model at its next turn); absent: no input. */
     guide?(text: string): Promise<Result<{ guidanceId: string }>>;
-    /** Lore proposals (issue 19): Accept writes through SillyTavern's world-info API; both are journaled in the run. */
+    /**
+     * Lore proposals (issue 19): Accept writes through SillyTavern's world-info API, or writes nothing and says
+     * the entry changed since the run began (issue 39 §7); both answers are journaled in the run.
+     */
     lore?: {
-        accept(request: LoreAcceptRequest): Promise<Result<LoreDecision>>;
+        accept(request: LoreAcceptRequest): Promise<Result<LoreAcceptOutcome>>;
         discard(runId: string, proposalId: string): Promise<Result<LoreDecision>>;
     };
     /** Other extensions' tools: what is registered now, and the user's answer to a call waiting for approval. */

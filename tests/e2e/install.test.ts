@@ -58,7 +58,7 @@ test('installs from a git URL through SillyTavern, loads cleanly, and starts its
     assert.equal(health.zodJitless, true);
     assert.equal(health.engineVersion, manifest.version);
     assert.equal(health.database.name, 'tavern-agent:default-user');
-    assert.deepEqual(health.database.stores, ['checkpoints', 'chunkRefs', 'chunks', 'events', 'files', 'persistStates', 'runs', 'skillBundles']);
+    assert.deepEqual(health.database.stores, ['checkpoints', 'chunkRefs', 'chunks', 'events', 'files', 'loreClaims', 'persistStates', 'runs', 'skillBundles']);
     const databases = await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
     assert.ok(databases.includes('tavern-agent:default-user'), 'the IndexedDB database exists in the page origin');
 

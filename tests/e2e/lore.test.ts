@@ -1,14 +1,15 @@
 // Lore the agent can look up and propose (issue 19): worldinfo.search / worldinfo.read over the chat's
-// lorebooks, and lore edits the user reviews in the panel, in a real SillyTavern.
+// lorebooks, and lore edits the user reviews in the panel, in a real SillyTavern; accepting them safely
+// (issue 39 §7): regular-expression keys, an entry changed since the run began, two tabs.
 // Run: npm test -- tests/e2e/lore.test.ts
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { sendMessage } from '../harness/browser';
+import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { call, calls, openAgentChat, toolMessages } from '../harness/agent';
-import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
+import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
 
@@ -191,4 +192,167 @@ test('proposals show while the run works, and a decision made then is journaled 
     await page.click('#mes_stop');
     await runEnded(page);
     await page.context().close();
+});
+
+/** The chat's own lorebook, made and bound now (SillyTavern's /getchatbook), saved at once with one entry per `entries`; their uids. */
+async function chatBookWith(page: Page, entries: Array<{ key: string; content: string }>): Promise<{ book: string; uids: number[] }> {
+    const book = await slash(page, '/getchatbook');
+    assert.ok(book, 'the chat has its own lorebook');
+    const uids: number[] = [];
+    for (const entry of entries) uids.push(Number(await slash(page, `/createentry file="${book}" key="${entry.key}" ${entry.content}`)));
+    await page.evaluate(async (name) => {
+        const wi = (await import(/* webpackIgnore: true */ '/scripts/world-info.js' as string)) as { loadWorldInfo(n: string): Promise<unknown>; saveWorldInfo(n: string, d: unknown, now: boolean): Promise<void> };
+        await wi.saveWorldInfo(name, await wi.loadWorldInfo(name), true);
+    }, book);
+    return { book, uids };
+}
+
+test('keys SillyTavern runs as regular expressions are marked, as text, and Accept asks again in a SillyTavern popup before writing them', async () => {
+    const page = await openAgentChat(session, { reuse: true });
+    // A pattern that is also markup: it must show as text, never as an element.
+    const pattern = '/<img src=x onerror=alert(1)>|drag(on|ons)/i';
+    session.mock.enqueue(calls(call('worldinfo_propose', { title: 'Dragons', keys: [pattern, 'wyrm', '/not a regex/q'], content: 'Dragons nest in the peaks.' })), ...finishTurns('Dragons circle.'));
+    await sendMessage(page, 'Are there dragons here?');
+    await runEnded(page);
+    const item = page.locator('.tavern-agent__lore-proposal', { hasText: 'Dragons' });
+    await item.locator('[data-regex-key]').first().waitFor();
+    assert.deepEqual(await item.locator('[data-regex-key]').allTextContents(), [pattern], 'only the key SillyTavern would run as a pattern is marked ("/…/q" has a flag it refuses)');
+    assert.equal(await page.locator('aside.tavern-agent img').count(), 0, 'shown as text');
+
+    const popup = page.locator('dialog[open].popup');
+    await item.locator('[data-action="accept"]').click();
+    await popup.waitFor();
+    assert.ok((await popup.innerText()).includes(pattern), 'the popup names the key');
+    assert.equal(await popup.locator('img[src="x"]').count(), 0, 'as text in the popup too');
+    await popup.locator('.popup-button-cancel').click();
+    await popup.waitFor({ state: 'detached' });
+    assert.equal(await item.getAttribute('data-state'), 'pending');
+    assert.equal(await chatBook(page), null, 'Cancel writes nothing');
+
+    await item.locator('[data-action="accept"]').click();
+    await popup.locator('.popup-button-ok').click();
+    await page.locator('.tavern-agent__lore-proposal[data-state="accepted"]', { hasText: 'Dragons' }).waitFor();
+    const book = await chatBook(page);
+    assert.ok(book);
+    const written = Object.values(await loadBook(page, book)).find((entry) => entry.comment === 'Dragons');
+    assert.deepEqual(written?.key, [pattern, 'wyrm', '/not a regex/q'], 'written after the second yes');
+});
+
+test('an entry changed since the run began: Accept writes nothing and shows the three versions; Cancel, or Accept anyway while it is still as shown', async () => {
+    const page = await openAgentChat(session, { reuse: true });
+    const { book, uids } = await chatBookWith(page, [{ key: 'tower', content: 'The tower stands on the hill.' }]);
+    const uid = uids[0]!;
+    session.mock.enqueue(calls(call('worldinfo_propose', { ref: `worldinfo:${book}#${uid}`, content: 'The tower fell in the storm.', reason: 'The storm broke it.' })), ...finishTurns('The tower falls.'));
+    await sendMessage(page, 'The storm hits the tower.');
+    await runEnded(page);
+    const item = page.locator('.tavern-agent__lore-proposal', { hasText: 'The storm broke it.' });
+    await item.waitFor();
+    const content = async () => (await loadBook(page, book))[String(uid)]?.content;
+
+    // The user changes the entry after the run began.
+    await slash(page, `/setentryfield file="${book}" uid=${uid} field=content The tower was rebuilt in stone.`);
+    await item.locator('[data-action="accept"]').click();
+    const view = item.locator('.tavern-agent__lore-three-way');
+    await view.waitFor();
+    assert.equal(await content(), 'The tower was rebuilt in stone.', 'nothing written yet');
+    await view.locator('[data-part="since-start"] del', { hasText: 'The tower stands on the hill.' }).waitFor();
+    await view.locator('[data-part="since-start"] ins', { hasText: 'The tower was rebuilt in stone.' }).waitFor();
+    await view.locator('[data-part="proposal"] del', { hasText: 'The tower stands on the hill.' }).waitFor();
+    await view.locator('[data-part="proposal"] ins', { hasText: 'The tower fell in the storm.' }).waitFor();
+    await view.locator('[data-part="result"] del', { hasText: 'The tower was rebuilt in stone.' }).waitFor();
+    await view.locator('[data-part="result"] ins', { hasText: 'The tower fell in the storm.' }).waitFor();
+    assert.equal(await view.locator('[data-conflicts]').getAttribute('data-conflicts'), 'content');
+
+    await view.locator('[data-action="cancel-accept"]').click();
+    await view.waitFor({ state: 'detached' });
+    assert.equal(await item.getAttribute('data-state'), 'pending');
+    assert.equal(await content(), 'The tower was rebuilt in stone.', 'Cancel writes nothing');
+
+    // Accept again; the entry changes once more while the three versions are shown: Accept anyway shows the new one.
+    await item.locator('[data-action="accept"]').click();
+    await view.waitFor();
+    await slash(page, `/setentryfield file="${book}" uid=${uid} field=content The tower is a ruin now.`);
+    await view.locator('[data-action="accept-anyway"]').click();
+    await view.locator('[data-part="since-start"] ins', { hasText: 'The tower is a ruin now.' }).waitFor();
+    assert.equal(await content(), 'The tower is a ruin now.', 'not written over a version the user did not see');
+    assert.equal(await item.getAttribute('data-state'), 'pending');
+
+    await view.locator('[data-action="accept-anyway"]').click();
+    await page.locator('.tavern-agent__lore-proposal[data-state="accepted"]', { hasText: 'The storm broke it.' }).waitFor();
+    assert.equal(await content(), 'The tower fell in the storm.', 'written in place, into the same entry');
+});
+
+test('two tabs accepting the same proposal: one writes it to the lorebook, exactly once; the other says so and writes nothing', async () => {
+    const a = await openAgentChat(session);
+    const { book } = await chatBookWith(a, []);
+    session.mock.enqueue(
+        calls(
+            call('worldinfo_propose', { title: 'Harbour', keys: ['harbour'], content: 'Ships crowd the harbour.' }),
+            call('worldinfo_propose', { title: 'Lighthouse', keys: ['lighthouse'], content: 'The lighthouse is dark.' }),
+        ),
+        ...finishTurns('We reach the harbour.'),
+    );
+    await sendMessage(a, 'We reach the harbour.');
+    await runEnded(a);
+    const chatId = await a.evaluate(() => SillyTavern!.getContext().chatId);
+
+    // Tab B: the same browser (the same IndexedDB), the same chat, its panel open.
+    const b = await a.context().newPage();
+    await b.goto(session.st.url, { waitUntil: 'domcontentloaded' });
+    await waitForSillyTavernReady(b);
+    await waitForExtension(b);
+    await openCharacter(b);
+    await b.waitForFunction((id) => SillyTavern!.getContext().chatId === id, chatId);
+    await b.click('#tavern_agent_button .drawer-icon');
+
+    // Every save of the chat's lorebook, from either tab.
+    const writes: string[] = [];
+    for (const [tab, page] of [['A', a], ['B', b]] as const) {
+        page.on('request', (request) => {
+            if (request.method() === 'POST' && request.url().endsWith('/api/worldinfo/edit') && (JSON.parse(request.postData() ?? '{}') as { name?: string }).name === book) writes.push(tab);
+        });
+    }
+    const item = (page: Page, title: string) => page.locator('.tavern-agent__lore-proposal', { hasText: title });
+    for (const page of [a, b]) await item(page, 'Lighthouse').locator('[data-action="accept"]').waitFor();
+
+    // A's write is slow: B accepts while A holds the proposal.
+    let releaseA!: () => void;
+    const held = new Promise<void>((resolve) => (releaseA = resolve));
+    await a.route('**/api/worldinfo/edit', async (route) => {
+        await held;
+        await route.continue();
+    });
+    await item(a, 'Harbour').locator('[data-action="accept"]').click();
+    await a.waitForFunction(() => document.querySelector('.tavern-agent__lore-proposal [data-action="accept"][disabled]') !== null);
+    for (let i = 0; i < 100 && writes.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(writes, ['A'], "A's write is on its way");
+    await item(b, 'Harbour').locator('[data-action="accept"]').click();
+    await item(b, 'Harbour').locator('[role="alert"]', { hasText: 'lore.proposal_busy' }).waitFor();
+    assert.match(await item(b, 'Harbour').locator('[role="alert"]').innerText(), /Another tab is answering this lore proposal right now\. Nothing was written here\./);
+    releaseA();
+    await a.locator('.tavern-agent__lore-proposal[data-state="accepted"]', { hasText: 'Harbour' }).waitFor();
+    await a.unroute('**/api/worldinfo/edit');
+    // B tries again after A's decision: told it was answered, and shows it accepted.
+    await item(b, 'Harbour').locator('[data-action="accept"]').click();
+    await b.locator('.tavern-agent__lore-proposal[data-state="accepted"]', { hasText: 'Harbour' }).waitFor();
+    assert.match(await item(b, 'Harbour').locator('[role="alert"]').innerText(), /lore\.already_decided/);
+
+    // Both tabs at the same moment.
+    await Promise.all([item(a, 'Lighthouse').locator('[data-action="accept"]').click(), item(b, 'Lighthouse').locator('[data-action="accept"]').click()]);
+    await a.waitForFunction(() => [...document.querySelectorAll('.tavern-agent__lore-proposal')].some((e) => e.textContent!.includes('Lighthouse') && (e.getAttribute('data-state') === 'accepted' || e.querySelector('[role="alert"]'))));
+    await b.waitForFunction(() => [...document.querySelectorAll('.tavern-agent__lore-proposal')].some((e) => e.textContent!.includes('Lighthouse') && (e.getAttribute('data-state') === 'accepted' || e.querySelector('[role="alert"]'))));
+    const refused = (await Promise.all([a, b].map((page) => item(page, 'Lighthouse').locator('[role="alert"]').count()))).reduce((x, y) => x + y, 0);
+    assert.equal(refused, 1, 'one tab was refused');
+
+    assert.equal(writes.length, 2, `one lorebook write per proposal (${writes.join(', ')})`);
+    // On the server, each once: neither tab's write undid the other's (each wrote the book as the server had it).
+    const onDisk = JSON.parse(readFileSync(path.join(session.st.userDir, 'worlds', `${book}.json`), 'utf8')) as { entries: Record<string, { comment: string }> };
+    assert.deepEqual(Object.values(onDisk.entries).map((entry) => entry.comment).sort(), ['Harbour', 'Lighthouse']);
+    const decisions = await a.evaluate(async () => {
+        const runs = await globalThis.TavernAgent!.runs();
+        const events = await globalThis.TavernAgent!.events(runs.at(-1)!.runId);
+        return events.filter((event) => event.type === 'lore-decide').length;
+    });
+    assert.equal(decisions, 2, 'one decision per proposal in the journal');
+    await a.context().close();
 });

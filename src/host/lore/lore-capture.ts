@@ -1,5 +1,6 @@
 import type { LoreBookSource, LoreEntry, RunLore } from '../../contract/lore';
 import type { WorldInfoEntry } from '../../contract/run-input';
+import { loreTextOf } from './entry-change';
 
 /** An entry as SillyTavern's WORLDINFO_ENTRIES_LOADED event carries it (world-info.js getSortedEntries, 1.19). */
 interface LoadedEntry {
@@ -35,14 +36,7 @@ export interface ExtraBook {
 
 function compact(entry: LoadedEntry, book: string, activated: ReadonlySet<string>): LoreEntry {
     const uid = Number(entry.uid ?? 0);
-    return {
-        book,
-        uid,
-        title: typeof entry.comment === 'string' ? entry.comment : '',
-        keys: Array.isArray(entry.key) ? entry.key.map(String).filter((key) => key.trim() !== '') : [],
-        content: typeof entry.content === 'string' ? entry.content : '',
-        activated: activated.has(`${book}#${uid}`),
-    };
+    return { book, uid, ...loreTextOf(entry), activated: activated.has(`${book}#${uid}`) };
 }
 
 /**

@@ -1,13 +1,17 @@
-import type { LoreAcceptRequest, LoreDecision, LoreText } from '../../contract/lore';
-import { describeError, fail, ok, type Result } from '../../contract/result';
+import type { LoreAcceptOutcome, LoreAcceptRequest, LoreDecision, LoreProposal, LoreText } from '../../contract/lore';
+import { describeError, fail, ok, type ErrorInfo, type Result } from '../../contract/result';
+import { t } from '../../i18n/t';
 import { chatBookName, ensureChatBook } from '../sillytavern/chat-lorebook';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { getEngine } from '../worker/worker-client';
 import { importWorldInfoModule, type WorldInfoModule } from '../sillytavern/world-info-module';
+import { loadWorldInfoFresh } from '../sillytavern/world-info-fresh';
+import { entryChange, sameAsShown } from './entry-change';
 
 /** Writes one entry through SillyTavern's world-info API: the entry `uid` changed, or a new one made. */
 async function writeEntry(wi: WorldInfoModule, book: string, uid: number | null, text: LoreText): Promise<{ uid: number; created: boolean }> {
-    const data = await wi.loadWorldInfo(book);
+    // The server's copy: writing back a copy this page read before another tab saved would undo that save.
+    const data = await loadWorldInfoFresh(wi, book);
     if (!data?.entries) throw new Error(`The lorebook "${book}" could not be loaded.`);
     let entry = uid === null ? undefined : data.entries[String(uid)];
     const created = entry === undefined;
@@ -22,16 +26,9 @@ async function writeEntry(wi: WorldInfoModule, book: string, uid: number | null,
     return { uid: entry.uid, created };
 }
 
-/**
- * Accepts a lore proposal (issue 19): writes it through SillyTavern's world-info API, to the chat's own
- * lorebook unless the proposal names another in-scope book, then journals where it went in the run.
- */
-export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Result<LoreDecision>> {
-    if (openChatIdentity()?.integrity !== request.chatKey) return fail('lore.wrong_chat', 'Open the chat of this run to accept its lore proposals: they belong to that chat.');
-    const { proposal, text } = request;
-    let written: NonNullable<LoreDecision['written']>;
+/** Writes the proposal's text to the chat's own lorebook (created and bound when missing) unless it names another in-scope book. */
+async function writeProposal(wi: WorldInfoModule, proposal: LoreProposal, text: LoreText): Promise<Result<NonNullable<LoreDecision['written']>>> {
     try {
-        const wi = await importWorldInfoModule();
         const chatBook = chatBookName(wi);
         const toChatBook = proposal.target.book === null || proposal.target.book === chatBook;
         let book: string;
@@ -43,17 +40,59 @@ export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Re
         }
         // The uid names an entry of the target book only; in a chat book made after the run it means nothing.
         const uid = proposal.target.book === book ? proposal.target.uid : null;
-        written = { book, ...(await writeEntry(wi, book, uid, text)) };
+        return ok({ book, ...(await writeEntry(wi, book, uid, text)) });
     } catch (error) {
         return fail('lore.write_failed', 'SillyTavern could not save the lore entry.', describeError(error));
     }
-    const decision: LoreDecision = { proposalId: proposal.proposalId, decision: 'accepted', text, edited: request.edited, written };
-    const journaled = await (await getEngine()).recordLoreDecision(request.runId, decision);
-    return journaled.ok ? ok(decision) : journaled;
 }
 
+/** A refused claim in the user's words: another tab answers, or answered, the proposal. */
+function claimRefused(error: ErrorInfo): Result<never> {
+    if (error.code === 'lore.proposal_busy') return { ok: false, error: { ...error, message: t`Another tab is answering this lore proposal right now. Nothing was written here.` } };
+    if (error.code === 'lore.already_decided') return { ok: false, error: { ...error, message: t`This lore proposal was already answered, perhaps in another tab. Nothing was written here.` } };
+    return { ok: false, error };
+}
+
+/**
+ * Accepts a lore proposal (issue 19, hardened by issue 39 §7). When the entry it edits changed since the run
+ * began, nothing is written: the outcome carries the entry then and now for the panel's three-way view, and
+ * only an Accept that saw the entry as it still is goes on. Then the proposal is claimed for this tab in
+ * IndexedDB (another tab that answers it too is refused and writes nothing), written through SillyTavern's
+ * world-info API, and the decision journaled in the run, which ends the claim.
+ */
+export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Result<LoreAcceptOutcome>> {
+    if (openChatIdentity()?.integrity !== request.chatKey) return fail('lore.wrong_chat', 'Open the chat of this run to accept its lore proposals: they belong to that chat.');
+    const { proposal, text } = request;
+    let wi: WorldInfoModule;
+    try {
+        wi = await importWorldInfoModule();
+        const { book } = proposal.target;
+        const current = book !== null && proposal.target.uid !== null && wi.world_names.includes(book) ? await loadWorldInfoFresh(wi, book) : null;
+        const change = entryChange(current, proposal);
+        if (change && proposal.before && !sameAsShown(request.acceptChanged, change)) return ok({ kind: 'changed', start: proposal.before, now: change.now });
+    } catch (error) {
+        return fail('lore.write_failed', 'SillyTavern could not read the lore entry.', describeError(error));
+    }
+    const engine = await getEngine();
+    const claim = await engine.claimLoreProposal(request.runId, proposal.proposalId);
+    if (!claim.ok) return claimRefused(claim.error);
+    const written = await writeProposal(wi, proposal, text);
+    if (!written.ok) {
+        await engine.releaseLoreClaim(request.runId, proposal.proposalId, claim.value.token);
+        return written;
+    }
+    const decision: LoreDecision = { proposalId: proposal.proposalId, decision: 'accepted', text, edited: request.edited, written: written.value };
+    const journaled = await engine.recordLoreDecision(request.runId, decision, claim.value.token);
+    return journaled.ok ? ok({ kind: 'written', decision }) : journaled;
+}
+
+/** Discards a proposal: claimed like Accept, so a discard never lands beside another tab's accept. */
 export async function discardLoreProposal(runId: string, proposalId: string): Promise<Result<LoreDecision>> {
+    const engine = await getEngine();
+    const claim = await engine.claimLoreProposal(runId, proposalId);
+    if (!claim.ok) return claimRefused(claim.error);
     const decision: LoreDecision = { proposalId, decision: 'discarded', text: null, edited: false, written: null };
-    const journaled = await (await getEngine()).recordLoreDecision(runId, decision);
+    const journaled = await engine.recordLoreDecision(runId, decision, claim.value.token);
+    if (!journaled.ok) await engine.releaseLoreClaim(runId, proposalId, claim.value.token);
     return journaled.ok ? ok(decision) : journaled;
 }

@@ -19,6 +19,8 @@ export interface WorldInfoModule {
     createNewWorldInfo(name: string, options?: { interactive?: boolean }): Promise<boolean>;
     /** Refreshes the lorebook editor when it shows this book. */
     reloadEditor(file: string, loadIfNotSelected?: boolean): void;
+    /** The page's copies of the books it loaded (loadWorldInfo reads them; get returns a clone). */
+    worldInfoCache: { has(name: string): boolean; get(name: string): WorldInfoData | undefined; set(name: string, data: WorldInfoData): void };
 }
 
 const WORLD_INFO_MODULE = '/scripts/world-info.js';

@@ -1,7 +1,7 @@
 import { newId } from '../../contract/new-id';
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
-import type { LoreEntry, LoreProposal, LoreText } from '../../contract/lore';
+import { sameLoreText, type LoreEntry, type LoreProposal, type LoreText } from '../../contract/lore';
 import { aliasOf, defineTool, failure, success } from '../tool';
 import { entriesByRef, entryRef, lookUp, titleOf } from './entry-text';
 import { booksText, runLore } from './lore-scope';
@@ -21,10 +21,6 @@ const args = z.object({
         .optional()
         .describe("Write into this lorebook in scope instead of the chat's own; only when the agent's profile allows editing other books. Default: the chat's lorebook."),
 });
-
-function sameText(a: LoreText, b: LoreText): boolean {
-    return a.title === b.title && a.content === b.content && a.keys.length === b.keys.length && a.keys.every((key, i) => key === b.keys[i]);
-}
 
 export const worldInfoProposeTool = defineTool({
     name: 'worldinfo.propose',
@@ -80,7 +76,7 @@ export const worldInfoProposeTool = defineTool({
             keys: (input.keys ?? source?.keys ?? []).map((key) => key.trim()).filter((key) => key !== ''),
             content: input.content,
         };
-        if (before && sameText(before, after)) {
+        if (before && sameLoreText(before, after)) {
             return failure(toolError('tool.invalid_arguments', `The proposal is the same as ${entryRef(source!)} already is.`, 'Send the changed content (or title / keys), or nothing if the entry still holds.'));
         }
         if (!journal) throw new Error('worldinfo.propose needs the run journal in its tool context.');

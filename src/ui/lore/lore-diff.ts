@@ -9,8 +9,10 @@ export function entryAsText(text: LoreText | null): string {
     return `Title: ${text.title}\nKeys: ${text.keys.join(', ')}\n\n${text.content}\n`;
 }
 
-/** A line diff of two entry texts (the same kind the checkpoint diff view shows). */
-export function loreDiff(before: LoreText | null, after: LoreText): Array<{ op: -1 | 0 | 1; text: string }> {
+export type LoreDiffOp = { op: -1 | 0 | 1; text: string };
+
+/** A line diff of two entry texts (the same kind the checkpoint diff view shows); null is no entry. */
+export function loreDiff(before: LoreText | null, after: LoreText | null): LoreDiffOp[] {
     const { chars1, chars2, lineArray } = dmp.diff_linesToChars_(entryAsText(before), entryAsText(after));
     const diffs = dmp.diff_main(chars1, chars2, false);
     dmp.diff_charsToLines_(diffs, lineArray);

@@ -1,11 +1,23 @@
 import { useState } from 'preact/hooks';
 import type { LoreProposal, LoreText } from '../../contract/lore';
+import type { Result } from '../../contract/result';
 import { t } from '../../i18n/t';
 import { services } from '../services';
 import { DiffBody } from '../timeline/diff-view';
 import { refreshViewed } from '../timeline/run-store';
 import { loreDiff, parseKeys } from './lore-diff';
 import { useLoreProposals, type ProposalItem } from './lore-data';
+import { threeWay } from './lore-three-way';
+import { ThreeWayView } from './lore-three-way-view';
+import { confirmRegexKeys, RegexKeysNote } from './regex-keys-note';
+
+/** An Accept the entry's change held back: what to write, and the entry as the user is shown it now. */
+interface HeldAccept {
+    text: LoreText;
+    edited: boolean;
+    start: LoreText;
+    now: LoreText | null;
+}
 
 function targetText(proposal: LoreProposal): string {
     const book = proposal.target.book === null ? t`the chat's lorebook (created on accept)` : proposal.target.book;
@@ -48,16 +60,21 @@ function ProposalView({ item, runId, chatKey, canDecide, reload }: { item: Propo
     const [editing, setEditing] = useState(false);
     const [busy, setBusy] = useState(false);
     const [error, setError] = useState<string | null>(null);
+    const [held, setHeld] = useState<HeldAccept | null>(null);
     const state = decision ? decision.decision : 'pending';
     const shown = decision?.text ?? proposal.after;
 
-    async function decide(action: () => Promise<{ ok: true } | { ok: false; error: { code: string; message: string } }>): Promise<void> {
+    async function decide<T>(action: () => Promise<Result<T>>, onValue?: (value: T) => void): Promise<void> {
         setBusy(true);
         setError(null);
         try {
             const result = await action();
             if (!result.ok) setError(`${result.error.message} (${result.error.code})`);
-            else setEditing(false);
+            else {
+                setEditing(false);
+                setHeld(null);
+                onValue?.(result.value);
+            }
             await reload();
             await refreshViewed();
         } catch (failure) {
@@ -67,8 +84,19 @@ function ProposalView({ item, runId, chatKey, canDecide, reload }: { item: Propo
         }
     }
     const lore = services().lore;
-    const accept = (text: LoreText, edited: boolean) =>
-        void decide(() => lore!.accept({ runId, chatKey: chatKey ?? '', proposal, text, edited }));
+    /** Writes `text`, or holds it in the three-way view when the entry changed since the run began (and again if it changes meanwhile). */
+    const write = (text: LoreText, edited: boolean, acceptChanged?: { now: LoreText | null }) =>
+        decide(
+            () => lore!.accept({ runId, chatKey: chatKey ?? '', proposal, text, edited, ...(acceptChanged ? { acceptChanged } : {}) }),
+            (outcome) => {
+                if (outcome.kind === 'changed') setHeld({ text, edited, start: outcome.start, now: outcome.now });
+            },
+        );
+    const accept = async (text: LoreText, edited: boolean) => {
+        // Keys SillyTavern runs as regular expressions need a second yes, in its own popup.
+        if (!(await confirmRegexKeys(text.keys, services().confirm))) return;
+        await write(text, edited);
+    };
     const discard = () => void decide(() => lore!.discard(runId, proposal.proposalId));
 
     return (
@@ -81,6 +109,7 @@ function ProposalView({ item, runId, chatKey, canDecide, reload }: { item: Propo
             <div class="tavern-agent__diff">
                 <DiffBody diff={{ ops: loreDiff(proposal.before, shown) }} />
             </div>
+            <RegexKeysNote keys={shown.keys} />
             {error ? (
                 <p class="tavern-agent__error" role="alert">
                     {error}
@@ -93,11 +122,13 @@ function ProposalView({ item, runId, chatKey, canDecide, reload }: { item: Propo
                         : t`Discarded: nothing was written.`}
                 </p>
             ) : canDecide && lore ? (
-                editing ? (
-                    <EditForm initial={proposal.after} busy={busy} onAccept={(text) => accept(text, true)} onCancel={() => setEditing(false)} />
+                held ? (
+                    <ThreeWayView model={threeWay(held.start, held.now, held.text)} busy={busy} onAccept={() => void write(held.text, held.edited, { now: held.now })} onCancel={() => setHeld(null)} />
+                ) : editing ? (
+                    <EditForm initial={proposal.after} busy={busy} onAccept={(text) => void accept(text, true)} onCancel={() => setEditing(false)} />
                 ) : (
                     <div class="tavern-agent__lore-actions">
-                        <button type="button" class="menu_button tavern-agent__button" data-action="accept" disabled={busy} onClick={() => accept(proposal.after, false)}>
+                        <button type="button" class="menu_button tavern-agent__button" data-action="accept" disabled={busy} onClick={() => void accept(proposal.after, false)}>
                             <span class="fa-solid fa-check" aria-hidden="true" /> {t`Accept`}
                         </button>
                         <button type="button" class="menu_button tavern-agent__button" data-action="edit" disabled={busy} onClick={() => setEditing(true)}>
@@ -115,7 +146,9 @@ function ProposalView({ item, runId, chatKey, canDecide, reload }: { item: Propo
 
 /**
  * The run's lore proposals (issue 19), live while it works and after: each a diff against the entry it
- * changes, with Accept, Edit then accept and Discard. Nothing is written to a lorebook before Accept.
+ * changes, with Accept, Edit then accept and Discard. Nothing is written to a lorebook before Accept; keys
+ * SillyTavern runs as regular expressions are marked and need a second yes, and an entry changed since the run
+ * began is shown three ways first (issue 39 §7).
  */
 export function LoreProposals({ runId, chatKey, revision, canDecide }: { runId: string; chatKey: string | null; revision: number; canDecide: boolean }) {
     const { items, reload } = useLoreProposals(runId, revision);
