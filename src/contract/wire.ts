@@ -6,6 +6,7 @@ import type { JournalEvent } from './events';
 import type { Result } from './result';
 import type { ChatIdentity, GenerationType, RunOutcome, RunRequest } from './run-input';
 import type { Profile } from './profile';
+import type { ConnectionProfile } from './connection-profile';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
@@ -76,6 +77,8 @@ export interface HostBridge {
 /** A Continue instead of a resume: a run that ended on its budget, `rounds` more (its profile's budget when absent). */
 export interface ResumeOptions {
     continue?: { rounds?: number };
+    /** The Connection Manager profiles the page has now (which agents' models are configured: see prepareRun). */
+    connections?: ConnectionProfile[];
 }
 
 export interface ResumeTicket {
@@ -107,9 +110,10 @@ export interface CommitRequest {
 export interface RunsApi {
     /**
      * Resolves and validates the profile a run will use, and keeps it for that run id: the page gets it for
-     * routing its model calls, `startRun` takes it from here.
+     * routing its model calls, `startRun` takes it from here. `connections`, the Connection Manager profiles
+     * the page has, decide which agents' models are configured: only those are listed and delegated to.
      */
-    prepareRun(runId: string, profileId: string, stored: Record<string, unknown>): Promise<Result<Profile>>;
+    prepareRun(runId: string, profileId: string, stored: Record<string, unknown>, connections?: ConnectionProfile[]): Promise<Result<Profile>>;
     /** Runs an agent to its end (after prepareRun); resolves with the outcome (failures included). */
     startRun(request: RunRequest, host: HostBridge): Promise<Result<RunOutcome>>;
     /** Asks a run to stop; the run ends as cancelled at its next step. */

@@ -10,6 +10,7 @@ import { registeredExtTools } from '../ext-tools/ext-tools';
 import { HostError } from '../host-error';
 import { prepareRunGenerationParameters } from '../model/generation-parameters';
 import { routeModel } from '../model/model-route';
+import { connectionProfiles } from '../model/connection-profiles';
 import { currentChatAgentState } from '../settings/agent-mode';
 import { storedProfiles } from '../settings/profile-store';
 import { currentIdentity } from '../sillytavern/chat-identity';
@@ -107,7 +108,7 @@ export function launchKeeper(options: LaunchOptions & { profileId: string; follo
 async function startNewRun(runId: string, options: LaunchOptions, target: CommitTarget, signal: AbortSignal): Promise<RunStart> {
     const engine = await getEngine();
     const profileId = options.profileId ?? currentChatAgentState().profileId;
-    const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
+    const resolved = await engine.prepareRun(runId, profileId, storedProfiles(), connectionProfiles());
     // The worker builds its errors with fail(), which takes listed codes only.
     if (!resolved.ok) throw new HostError(resolved.error.code as ErrorCode, resolved.error.message);
     const profile = resolved.value;
