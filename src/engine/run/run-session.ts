@@ -127,6 +127,13 @@ export class RunSession {
     private tasks = 0;
 
     /**
+     * Skill text handed to the run's agents so far (snippets count): one count for the run, its sub-agents
+     * included, against one budget (issue 39 §10). A read adds to it at once (concurrent children see each
+     * other's reads); a resume starts from the journal's sum (`projection.skillChars`).
+     */
+    skillCharsRead = 0;
+
+    /**
      * Run-unique tool-call ids, across the root agent and its sub-agents; a resumed run goes on after the
      * highest its journal holds.
      */
