@@ -7,6 +7,7 @@ import type { Result } from './result';
 import type { ChatIdentity, GenerationType, RunOutcome, RunRequest } from './run-input';
 import type { Profile } from './profile';
 import type { ConnectionProfile } from './connection-profile';
+import type { FailedStart } from './failed-start';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
@@ -131,6 +132,11 @@ export interface RunsApi {
      * `continue`, the run that ended on its budget, with more rounds (issue 38 §5).
      */
     resumeRun(runId: string, host: HostBridge): Promise<Result<RunOutcome>>;
+    /**
+     * Keeps a run that failed before it started (issue 39 §10) as a failed run of its chat, journal and record,
+     * so the panel shows it; returns the events written (none when the run has a record already).
+     */
+    recordFailedStart(failed: FailedStart): Promise<Result<JournalEvent[]>>;
     /** The page saw the worker running `runId` die: marks the run interrupted (resumable). */
     interruptRun(runId: string): Promise<Result<boolean>>;
     listRuns(chatKey: string): Promise<Result<RunRecord[]>>;

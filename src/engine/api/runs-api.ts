@@ -11,6 +11,8 @@ import { resumeAgent, runAgent } from '../run/run-lifecycle';
 import { phasedProfile, phaseOf } from '../run/phase-run';
 import { scriptedProfile } from '../run/script-run';
 import { markInterruptedRuns } from '../tabs/sweep';
+import { FailedStartSchema } from '../../contract/failed-start';
+import { recordFailedStart } from '../run/failed-start';
 import { withStorage, type EngineState } from './engine-state';
 import { launchRun, releaseBridge } from './run-launch';
 
@@ -120,6 +122,18 @@ export function createRunsApi(state: EngineState, sweep: () => Promise<void>): R
                 releaseBridge(host);
             }
         },
+        recordFailedStart: (raw) =>
+            withStorage(
+                state,
+                async (s) => {
+                    const parsed = FailedStartSchema.safeParse(raw);
+                    if (!parsed.success) return fail('run.invalid_input', 'The run that failed to start could not be kept: its description is invalid.', parsed.error.message);
+                    // Working here after all: the run keeps its own record.
+                    if (state.running.has(parsed.data.runId)) return ok([]);
+                    return ok(await recordFailedStart(s, parsed.data));
+                },
+                'Tavern Agent could not keep the run that failed to start.',
+            ),
         interruptRun: (runId) =>
             // The page saw this engine's predecessor die while running it: no lock or lease can be trusted.
             withStorage(state, async (s) => {
