@@ -68,7 +68,11 @@ export const EVENT_PAYLOAD_SCHEMAS = {
      * written before it existed count every call of a known tool.
      */
     'tool-call-start': z.object({ callId: text, providerCallId: text.optional(), name: text, canonical: nullableText, argsPath: text, counted: z.boolean().optional() }),
-    'tool-call-complete': z.object({ callId: text, name: text, durationMs: z.number(), summary: text, resultPath: text }),
+    /**
+     * `skillChars`: the skill text the call handed over (skill.read, skill.search), counted against the run's one
+     * skill read budget, which a resume sums again from here (issue 39 §10). Absent: none, or a journal from before.
+     */
+    'tool-call-complete': z.object({ callId: text, name: text, durationMs: z.number(), summary: text, resultPath: text, skillChars: count.optional() }),
     'tool-call-fail': z.object({ callId: text, name: text, durationMs: z.number(), code: text, message: text, hint: text, resultPath: text }),
     /**
      * One tool a program called (script.run, issue 35), under the program's call `programCallId`: run with the
@@ -86,6 +90,8 @@ export const EVENT_PAYLOAD_SCHEMAS = {
         code: nullableText,
         argsPath: text,
         resultPath: text,
+        /** As on `tool-call-complete`: skill text a program's skill.read or skill.search handed over. */
+        skillChars: count.optional(),
     }),
     'file-write': z.object({ path: text, mode: z.enum(['replace', 'append', 'direct_output']), version: count, chars: count }),
     /** `edits`: each replacement as [offset, old length, new length] in the text before (absent in older journals). */

@@ -6,6 +6,8 @@ import type { JournalEvent } from './events';
 import type { Result } from './result';
 import type { ChatIdentity, GenerationType, RunOutcome, RunRequest } from './run-input';
 import type { Profile } from './profile';
+import type { ConnectionProfile } from './connection-profile';
+import type { FailedStart } from './failed-start';
 import type { CheckpointDiff, CheckpointInfo, RunFileInfo } from './archive';
 import type { FieldError, ImportResult, ProfileParse } from './profile-migrations';
 import type { ParsedSkill, SkillBundle, SkillFile, SkillSource } from './skills';
@@ -76,6 +78,8 @@ export interface HostBridge {
 /** A Continue instead of a resume: a run that ended on its budget, `rounds` more (its profile's budget when absent). */
 export interface ResumeOptions {
     continue?: { rounds?: number };
+    /** The Connection Manager profiles the page has now (which agents' models are configured: see prepareRun). */
+    connections?: ConnectionProfile[];
 }
 
 export interface ResumeTicket {
@@ -107,9 +111,10 @@ export interface CommitRequest {
 export interface RunsApi {
     /**
      * Resolves and validates the profile a run will use, and keeps it for that run id: the page gets it for
-     * routing its model calls, `startRun` takes it from here.
+     * routing its model calls, `startRun` takes it from here. `connections`, the Connection Manager profiles
+     * the page has, decide which agents' models are configured: only those are listed and delegated to.
      */
-    prepareRun(runId: string, profileId: string, stored: Record<string, unknown>): Promise<Result<Profile>>;
+    prepareRun(runId: string, profileId: string, stored: Record<string, unknown>, connections?: ConnectionProfile[]): Promise<Result<Profile>>;
     /** Runs an agent to its end (after prepareRun); resolves with the outcome (failures included). */
     startRun(request: RunRequest, host: HostBridge): Promise<Result<RunOutcome>>;
     /** Asks a run to stop; the run ends as cancelled at its next step. */
@@ -127,6 +132,11 @@ export interface RunsApi {
      * `continue`, the run that ended on its budget, with more rounds (issue 38 §5).
      */
     resumeRun(runId: string, host: HostBridge): Promise<Result<RunOutcome>>;
+    /**
+     * Keeps a run that failed before it started (issue 39 §10) as a failed run of its chat, journal and record,
+     * so the panel shows it; returns the events written (none when the run has a record already).
+     */
+    recordFailedStart(failed: FailedStart): Promise<Result<JournalEvent[]>>;
     /** The page saw the worker running `runId` die: marks the run interrupted (resumable). */
     interruptRun(runId: string): Promise<Result<boolean>>;
     listRuns(chatKey: string): Promise<Result<RunRecord[]>>;

@@ -35,8 +35,16 @@ export interface RunControls {
 export interface SkillAccess {
     /** A file of the skill with this content hash, from the local cache; undefined when missing. */
     readFile(hash: string, path: string): Promise<SkillFile | undefined>;
-    /** Characters of skill text handed to the model so far in this run (snippets count). */
+    /**
+     * Characters of skill text handed to the model so far in this run (snippets count): one count for the whole
+     * run, its sub-agents and resumes included (issue 39 §10), which a read adds to.
+     */
     charsRead: number;
+    /**
+     * The run's own limit (its root profile's `maxReadCharsPerRun`), when it is not this agent's: a sub-agent
+     * reads within both, its profile's and the run's. Absent: the agent's own profile sets it.
+     */
+    runLimit?: number;
 }
 
 /**

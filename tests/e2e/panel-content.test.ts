@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openCharacter, sendMessage } from '../harness/browser';
+import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
+import { WRITER_PROFILE } from '../../src/contract/profile';
 import { agentOn, call, calls, chatLines } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import type { MockTurn } from '../harness/mock-model';
@@ -181,6 +182,42 @@ test('History says when a run\'s reply was replaced by a later run, and offers n
     await clearToasts(page);
     await shownRun.locator('.tavern-agent__run-header [data-action="jump"]').click();
     await page.locator('#toast-container .toast', { hasText: "This run's reply was replaced" }).waitFor();
+    assert.deepEqual(pageErrors, []);
+    await page.context().close();
+});
+
+test('a run that fails before it starts (its connection profile is gone) is kept: the timeline and History show it failed with its reason, after a reload too', async () => {
+    const { page, pageErrors } = await openChat();
+    const chatId = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId());
+    const writer = { ...WRITER_PROFILE, model: { mode: 'connection-profile', profileId: 'deleted-claude', profileName: 'Deleted Claude' } };
+    await page.evaluate((profile) => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, any>;
+        settings.tavern_agent ??= { profiles: {} };
+        settings.tavern_agent.profiles ??= {};
+        settings.tavern_agent.profiles.writer = profile;
+    }, writer);
+    await sendMessage(page, 'Write something.');
+    const failed = page.locator('.tavern-agent__run[data-run-state="failed"]');
+    await failed.waitFor({ timeout: 30_000 });
+    const runId = await failed.getAttribute('data-run-id');
+    assert.ok(runId);
+    assert.match(await failed.locator('.tavern-agent__run-header [role="alert"]').innerText(), /"Deleted Claude" used by the agent profile "Writer" no longer exists[\s\S]*profile\.connection_missing/);
+    assert.equal(session.mock.requests().length, 0, 'no model was asked');
+
+    // Kept in the journal, not only shown: a new page of the same chat lists it in History and opens it.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForSillyTavernReady(page);
+    await waitForExtension(page);
+    await openCharacter(page);
+    await page.waitForFunction((id) => SillyTavern!.getContext().getCurrentChatId() === id, chatId);
+    await page.click('#tavern_agent_button .drawer-icon');
+    await page.locator('.tavern-agent__history > summary').click();
+    const item = page.locator(`[data-history-run="${runId}"][data-state="failed"]`);
+    await item.waitFor({ timeout: 15_000 });
+    await item.locator('.tavern-agent__history-open').click();
+    const shown = page.locator(`.tavern-agent__run[data-run-id="${runId}"][data-run-state="failed"]`);
+    await shown.waitFor();
+    assert.match(await shown.locator('.tavern-agent__run-header [role="alert"]').innerText(), /no longer exists/);
     assert.deepEqual(pageErrors, []);
     await page.context().close();
 });

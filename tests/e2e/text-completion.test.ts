@@ -153,6 +153,44 @@ describe('Text Completion (llama.cpp)', () => {
     });
 });
 
+describe('Text Completion: the grammar on every backend that takes one (issue 39 §10)', () => {
+    test('KoboldCpp gets a GBNF `grammar`, Text Generation WebUI a GBNF `grammar_string`, TabbyAPI a KBNF `grammar_string`', async () => {
+        const page = await openTextChat();
+        try {
+            const backends = [
+                { type: 'koboldcpp', field: 'grammar', other: 'grammar_string', root: /^root ::= text \(call text\)\*$/m },
+                { type: 'ooba', field: 'grammar_string', other: 'grammar', root: /^root ::= text \(call text\)\*$/m },
+                { type: 'tabby', field: 'grammar_string', other: 'grammar', root: /^start ::= ta_text \(ta_call ta_text\)\*;$/m },
+            ];
+            for (const { type, field, other, root } of backends) {
+                await page.evaluate(
+                    ({ type, url }) => {
+                        const settings = (SillyTavern!.getContext() as unknown as { textCompletionSettings: Record<string, any> }).textCompletionSettings;
+                        settings.type = type;
+                        settings.server_urls[type] = url;
+                        settings.streaming = false;
+                    },
+                    { type, url: mock.url },
+                );
+                mock.reset();
+                mock.enqueue(`${call('workspace_write_file', { path: 'output/main.md', content: `Through ${type}.` })}\n${call('workspace_commit', {})}\n${call('workspace_finish', {})}`);
+                await sendMessage(page, `Use ${type}.`);
+                assert.equal((await chatLines(page)).at(-1)!.mes, `Through ${type}.`);
+                const requests = mock.generations();
+                assert.equal(requests.length, 1, type);
+                const { body, path: endpoint } = requests[0]!;
+                assert.equal(endpoint, '/v1/completions', type);
+                assert.equal(body.api_type, type);
+                assert.match(String(body[field]), root, `${type}: the grammar in ${field}`);
+                assert.match(String(body[field]), /workspace_commit/, `${type}: it names the offered tools`);
+                assert.equal(body[other], undefined, `${type}: no ${other} beside it`);
+            }
+        } finally {
+            await page.context().close();
+        }
+    });
+});
+
 describe('Text Completion: Stop', () => {
     test('Stop aborts the request in flight and nothing is committed', async () => {
         const page = await openTextChat();

@@ -7,7 +7,7 @@ import type { ExtToolSpec } from '../../src/contract/ext-tools';
 import type { ModelReply, ModelRequest } from '../../src/contract/model';
 import { BUILT_IN_PROFILES, RESEARCHER_PROFILE, type Profile } from '../../src/contract/profile';
 import type { RunInput } from '../../src/contract/run-input';
-import type { RunSkill } from '../../src/contract/skills';
+import type { RunSkill, SkillFile } from '../../src/contract/skills';
 import { skillPool } from '../../src/contract/skills-resolve';
 import type { HostBridge } from '../../src/contract/wire';
 import { GuidanceQueue } from '../../src/engine/agents/guidance-queue';
@@ -92,8 +92,26 @@ async function runUntilCut(storage: RunStorage, input: RunInput, turns: Record<s
 
 function deps(storage: RunStorage, host: HostBridge, input: RunInput, extra: { guidance?: GuidanceQueue; signal?: AbortSignal } = {}) {
     const tools = [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], (name, args, _signal, ask) => host.callExtTool!({ runId: input.runId, name, args, ask }))];
-    return { storage, host, tools, sink: createEventPump(() => undefined), signal: extra.signal ?? new AbortController().signal, profiles: BUILT_IN_PROFILES, ...(extra.guidance ? { guidance: extra.guidance } : {}) };
+    return {
+        storage,
+        host,
+        tools,
+        sink: createEventPump(() => undefined),
+        signal: extra.signal ?? new AbortController().signal,
+        profiles: input.agentProfiles ?? BUILT_IN_PROFILES,
+        skillFiles: LONG_SKILL.read,
+        ...(extra.guidance ? { guidance: extra.guidance } : {}),
+    };
 }
+
+/** One skill with a long reference file, readable by every run of these tests. */
+const LONG_SKILL = (() => {
+    const hash = 'b'.repeat(64);
+    const files: Record<string, string> = { 'SKILL.md': '---\nname: atlas\ndescription: Maps.\n---\nSee references/roads.md.', 'references/roads.md': 'stone way\n'.repeat(400) };
+    const skill: RunSkill = { name: 'atlas', description: 'Maps.', scope: 'global', hash, files: Object.entries(files).map(([path, body]) => ({ path, bytes: body.length })) };
+    const read = async (wanted: string, path: string): Promise<SkillFile | undefined> => (wanted === hash && path in files ? { path, encoding: 'utf8', content: files[path]!, bytes: files[path]!.length } : undefined);
+    return { skill, read };
+})();
 
 /**
  * Runs `input` until the model request `hangAt` (the page is reloaded while it waits), marks the run
@@ -195,6 +213,51 @@ describe('a resumed run is the same run', () => {
         const awaited = text(sent.find((request) => request.requestId === 'root:3'));
 
         assert.match(awaited, /Found the glade\./, 'the parent gets the resumed child\'s result');
+    });
+});
+
+describe('the skill read budget is the run\'s (issue 39 §10)', () => {
+    // The writer may read 1,500 characters of skills in a run, 1,000 in one call; the researcher alone could read far more.
+    const writer: Profile = { ...BUILT_IN_PROFILES[0]!, skills: { ...BUILT_IN_PROFILES[0]!.skills, maxReadCharsPerCall: 1000, maxReadCharsPerRun: 1500 } };
+    const readRoads = (id: string) => rawCall(id, 'skill_read', { name: 'atlas', path: 'references/roads.md', max_chars: 1000 });
+    const lastTool = (request: ModelRequest | undefined) => request?.messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
+
+    it('a sub-agent reads from what its parent left of it, and the parent then finds it spent', async () => {
+        const input = sampleRunInput({ runId: 'budget-children', profile: writer, skills: [LONG_SKILL.skill], agentProfiles: [writer, RESEARCHER_PROFILE] });
+        const sent: ModelRequest[] = [];
+        const { host } = scriptedHost(
+            {
+                root: [
+                    () => toolTurn(readRoads('r1')),
+                    () => toolTurn(rawCall('d', 'agent_delegate', { agentId: 'researcher', task: { objective: 'Read the roads.' } }), rawCall('a', 'agent_await', { mode: 'allCompleted' })),
+                    () => toolTurn(readRoads('r2')),
+                    ...finishing,
+                ],
+                'task-1': [() => toolTurn(readRoads('c1')), () => toolTurn(readRoads('c2')), () => toolTurn(rawCall('t', 'task_return', { summary: 'Read.' }))],
+            },
+            { sent },
+        );
+        const storage = createMemoryRunStorage();
+        const outcome = await runAgent(input, deps(storage, host, input));
+        assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
+        const asked = (id: string) => lastTool(sent.find((request) => request.requestId === id));
+        assert.match(asked('root:2'), /Skill read budget: 500 of 1500 characters left this run/);
+        assert.match(asked('task-1:2'), /stopped at the skill read budget/, 'the child got only the 500 characters left');
+        assert.match(asked('task-1:2'), /Skill read budget: 0 of 1500 characters left this run/);
+        assert.match(asked('task-1:3'), /^ERROR skill\.read_budget_exhausted: This run has used its skill read budget: 1500 of 1500/);
+        assert.match(asked('root:4'), /^ERROR skill\.read_budget_exhausted/, 'the parent finds the run\'s budget spent by its child');
+        const charged = (await storage.listEvents('budget-children')).flatMap((event) => (event.type === 'tool-call-complete' && event.payload.skillChars ? [event.payload.skillChars] : []));
+        assert.deepEqual(charged, [1000, 500], 'the journal keeps what each read handed over');
+    });
+
+    it('a resumed run goes on with what was left before the cut', async () => {
+        const input = sampleRunInput({ runId: 'budget-resume', profile: writer, skills: [LONG_SKILL.skill], agentProfiles: [writer] });
+        const { sent, outcome } = await cutAndResume(input, { root: [() => toolTurn(readRoads('r1'))] }, 'root:2', { root: [before, () => toolTurn(readRoads('r2')), () => toolTurn(readRoads('r3')), ...finishing] });
+        assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
+        const asked = (id: string) => lastTool(sent.find((request) => request.requestId === id));
+        assert.match(asked('root:2'), /Skill read budget: 500 of 1500 characters left this run/, 'the read before the cut counts');
+        assert.match(asked('root:3'), /Skill read budget: 0 of 1500 characters left this run/, 'after the resume, only the 500 left are read');
+        assert.match(asked('root:4'), /^ERROR skill\.read_budget_exhausted/);
     });
 });
 

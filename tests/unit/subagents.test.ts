@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ModelReply, ModelRequest } from '../../src/contract/model';
-import { BUILT_IN_PROFILES, GAME_MASTER_PROFILE, WRITER_PROFILE, type Profile } from '../../src/contract/profile';
+import { BUILT_IN_PROFILES, EDITOR_PROFILE, GAME_MASTER_PROFILE, RESEARCHER_PROFILE, WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import type { JournalEvent } from '../../src/contract/events';
 import { sampleRunInput } from '../fixtures/run-input';
 import { payloadsOf, rawCall, toolTurn, runHarness } from '../fixtures/run-harness';
@@ -225,3 +225,61 @@ describe('delegation', () => {
         assert.match(texts[1]!, /^ERROR agent\.delegation_limit: At most 1 tasks may run at once/);
     });
 });
+
+describe('agents whose model is not configured (issue 39 §10)', () => {
+    const onConnection = (profile: Profile, profileId: string, profileName: string): Profile => ({ ...profile, model: { mode: 'connection-profile', profileId, profileName } });
+    const researcherGone = onConnection(RESEARCHER_PROFILE, 'conn-gone', 'Deleted Claude');
+    const editorHorde = onConnection(EDITOR_PROFILE, 'conn-horde', 'Kobold Horde');
+    const connections = [
+        { id: 'conn-horde', name: 'Kobold Horde', api: 'koboldhorde', model: '', protocol: 'none' as const },
+        { id: 'conn-ok', name: 'Local', api: 'openai', model: 'gpt', protocol: 'tool-calls' as const },
+    ];
+
+    /** What the root agent read back after calling agent_list and then delegating to `agentId`. */
+    async function listThenDelegate(agents: readonly Profile[], agentId: string, runId: string, withConnections = true): Promise<[string, string]> {
+        const texts: string[] = [];
+        const model = perAgent({
+            root: [
+                () => toolTurn(rawCall('l', 'agent_list', {}), rawCall('d', 'agent_delegate', { agentId, task: { objective: 'Dig.' } })),
+                (request) => {
+                    texts.push(...request.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? ''));
+                    return finishParent();
+                },
+            ],
+            Researcher: [() => returning('Found')],
+            Editor: [() => returning('Edited')],
+        });
+        const h = runHarness({ script: [], router: model.router, profiles: [WRITER_PROFILE, ...agents], ...(withConnections ? { connections } : {}) });
+        const outcome = await h.run(sampleRunInput({ runId }));
+        assert.equal(outcome.state, 'completed', JSON.stringify(outcome.error));
+        return [texts[0]!, texts[1]!];
+    }
+
+    it('neither lists nor delegates to an agent whose connection profile is gone, and says why', async () => {
+        const [listed, delegated] = await listThenDelegate([researcherGone, EDITOR_PROFILE], 'researcher', 'model-gone');
+        assert.match(listed, /- editor \(Editor\)/);
+        assert.doesNotMatch(listed, /researcher/);
+        assert.match(delegated, /^ERROR agent\.delegation_denied: Delegation to "researcher" is not allowed: the model of "researcher" is not configured: its connection profile "Deleted Claude" no longer exists\./);
+        assert.match(delegated, /Agents you may delegate to: editor \(Editor\)\./);
+    });
+
+    it('refuses an agent on an API Agent Mode cannot drive', async () => {
+        const [listed, delegated] = await listThenDelegate([RESEARCHER_PROFILE, editorHorde], 'editor', 'model-none');
+        assert.doesNotMatch(listed, /editor/);
+        assert.match(listed, /- researcher \(Researcher\)/);
+        assert.match(delegated, /^ERROR agent\.delegation_denied: .*"Kobold Horde" uses an API Agent Mode cannot drive \(koboldhorde\)/);
+    });
+
+    it('lists and delegates to an agent on a connection profile that exists', async () => {
+        const [listed, delegated] = await listThenDelegate([onConnection(RESEARCHER_PROFILE, 'conn-ok', 'Local')], 'researcher', 'model-ok');
+        assert.match(listed, /- researcher \(Researcher\)/);
+        assert.match(delegated, /^Task task-1 started/);
+    });
+
+    it('counts every model as configured when the page named no connections (a run of an older page)', async () => {
+        const [listed, delegated] = await listThenDelegate([researcherGone], 'researcher', 'model-unknown', false);
+        assert.match(listed, /- researcher \(Researcher\)/);
+        assert.match(delegated, /^Task task-1 started/);
+    });
+});
+

@@ -1,12 +1,39 @@
 import type { WireTool } from '../model';
 
-/** Text Completion backends whose request body takes a GBNF `grammar` (SillyTavern passes it through). */
-export const GRAMMAR_BACKENDS: ReadonlySet<string> = new Set(['llamacpp', 'koboldcpp']);
+import { toolCallKbnf } from './grammar-kbnf';
+
+/** The request fields a backend may read a grammar (or a schema that competes with one) from. */
+export const GRAMMAR_FIELDS = ['grammar', 'grammar_string', 'json_schema'] as const;
+
+/**
+ * Text Completion backends that take a grammar, by SillyTavern's type name, with the field and language each
+ * reads (SillyTavern's server passes their bodies through): llama.cpp and KoboldCpp a GBNF `grammar`,
+ * text-generation-webui a GBNF `grammar_string`, TabbyAPI a KBNF `grammar_string`.
+ */
+export const GRAMMAR_BACKENDS: Readonly<Record<string, { field: 'grammar' | 'grammar_string'; language: 'gbnf' | 'kbnf' }>> = {
+    llamacpp: { field: 'grammar', language: 'gbnf' },
+    koboldcpp: { field: 'grammar', language: 'gbnf' },
+    ooba: { field: 'grammar_string', language: 'gbnf' },
+    tabby: { field: 'grammar_string', language: 'kbnf' },
+};
+
+/**
+ * The grammar fields of one request to `apiType` offering `tools`: the tool-call grammar in the backend's field
+ * and language, and every other grammar or JSON schema field unset (llama.cpp refuses a grammar beside a JSON
+ * schema; a sampler preset's own grammar would fight the protocol). Null: the backend takes no grammar.
+ */
+export function grammarFields(apiType: string, tools: readonly WireTool[]): Record<(typeof GRAMMAR_FIELDS)[number], string | undefined> | null {
+    const backend = Object.hasOwn(GRAMMAR_BACKENDS, apiType) ? GRAMMAR_BACKENDS[apiType] : undefined;
+    if (!backend || tools.length === 0) return null;
+    const fields: Record<(typeof GRAMMAR_FIELDS)[number], string | undefined> = { grammar: undefined, grammar_string: undefined, json_schema: undefined };
+    fields[backend.field] = backend.language === 'kbnf' ? toolCallKbnf(tools) : toolCallGrammar(tools);
+    return fields;
+}
 
 const gbnfString = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 /**
- * A GBNF grammar (llama.cpp, KoboldCpp) for one turn of the text protocol: free text, then any number of
+ * A GBNF grammar (llama.cpp, KoboldCpp, text-generation-webui) for one turn of the text protocol: free text, then any number of
  * well-formed `<tool_call>` blocks calling the offered tools only, each with a JSON object of arguments.
  * Free text may not start a tag with "<t" (but for a reasoning model's "<think>"), so a call can only be
  * written whole, and a result never; argument values are any

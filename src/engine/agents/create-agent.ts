@@ -109,6 +109,16 @@ const TASK_CONTROLS: RunControls = {
     finish: () => refusedInTask('finish the run'),
 };
 
+/** An agent's view of the run's skills: files by hash, and the run's one read count and limit (its root profile's). */
 export function newSkillAccess(session: RunSession): SkillAccess {
-    return { readFile: session.deps.skillFiles ?? (async () => undefined), charsRead: 0 };
+    return {
+        readFile: session.deps.skillFiles ?? (async () => undefined),
+        get charsRead() {
+            return session.skillCharsRead;
+        },
+        set charsRead(chars: number) {
+            session.skillCharsRead = chars;
+        },
+        runLimit: session.input.profile.skills.maxReadCharsPerRun,
+    };
 }

@@ -4,6 +4,7 @@ import type { Profile } from '../../contract/profile';
 import type { AgentAccess, AgentCard, TaskCapsule, TaskResult, TaskSpec } from '../../tools/agent-access';
 import { taskResultsMessage } from '../projection/model-notes';
 import type { RunSession } from '../run/run-session';
+import { modelRefusal } from './model-configured';
 
 /** Starts a sub-agent on a delegated task and settles when its end is journaled (the run's lifecycle provides it). */
 export type StartTask = (entry: TaskEntry, target: Profile, task: TaskSpec) => Promise<void>;
@@ -65,8 +66,18 @@ export class TaskBoard {
         return this.session.input.agentProfiles ?? this.session.deps.profiles ?? [];
     }
 
+    /** The agents this one may call: allowed both ways, and with a configured model (never itself). */
     candidates(): Profile[] {
-        return this.profiles().filter((target) => target.id !== this.caller.id && delegationRefusal(this.caller, target) === null);
+        return this.profiles().filter((target) => target.id !== this.caller.id && this.refusal(target) === null);
+    }
+
+    /** Why `target` may not take a task from this agent, or null when it may. */
+    private refusal(target: Profile): string | null {
+        return (
+            delegationRefusal(this.caller, target) ??
+            (target.id === this.caller.id ? 'an agent does not delegate to itself' : null) ??
+            modelRefusal(target, this.session.deps.connections)
+        );
     }
 
     /** The delegation tools of the call `callId` (a delegate needs to know which call started its task). */
@@ -100,7 +111,7 @@ export class TaskBoard {
     private delegate(agentId: string, task: TaskSpec, parentCallId: string): { ok: true; taskId: string; agentName: string } | { ok: false; error: ToolError } {
         const target = this.profiles().find((p) => p.id === agentId);
         if (!target) return { ok: false, error: toolError('agent.not_found', `There is no agent "${agentId}".`, this.candidateHint()) };
-        const refusal = delegationRefusal(this.caller, target) ?? (target.id === this.caller.id ? 'an agent does not delegate to itself' : null);
+        const refusal = this.refusal(target);
         if (refusal) return { ok: false, error: toolError('agent.delegation_denied', `Delegation to "${agentId}" is not allowed: ${refusal}.`, this.candidateHint()) };
         const limits = this.caller.delegation;
         if (this.delegations >= limits.maxDelegationsPerRun) {

@@ -1,5 +1,7 @@
 import type { Profile } from '../../contract/profile';
-import { describeError, fail, ok } from '../../contract/result';
+import { ConnectionProfileListSchema, type ConnectionProfile } from '../../contract/connection-profile';
+import type { RunDependencies } from '../run/run-session';
+import { describeError, fail, ok, type Result } from '../../contract/result';
 import { RunRequestSchema } from '../../contract/run-input';
 import type { RunsApi } from '../../contract/wire';
 import { listProfiles, resolveProfile } from '../agents/profiles';
@@ -9,12 +11,26 @@ import { resumeAgent, runAgent } from '../run/run-lifecycle';
 import { phasedProfile, phaseOf } from '../run/phase-run';
 import { scriptedProfile } from '../run/script-run';
 import { markInterruptedRuns } from '../tabs/sweep';
+import { FailedStartSchema } from '../../contract/failed-start';
+import { recordFailedStart } from '../run/failed-start';
 import { withStorage, type EngineState } from './engine-state';
 import { launchRun, releaseBridge } from './run-launch';
 
 /** Every valid profile of the user, built-ins included: the agents a run may delegate to, frozen with its input. */
 function validProfiles(stored: Record<string, unknown>): Profile[] {
     return listProfiles(stored).flatMap((listing) => (listing.profile ? [listing.profile] : []));
+}
+
+/** The page's Connection Manager profiles, checked (absent stays absent: every model counts as configured). */
+function parseConnections(raw: unknown): Result<ConnectionProfile[] | undefined> {
+    if (raw === undefined) return ok(undefined);
+    const parsed = ConnectionProfileListSchema.safeParse(raw);
+    return parsed.success ? ok(parsed.data) : fail('run.invalid_input', 'The run could not start: the connection profiles the page sent are invalid.', parsed.error.message);
+}
+
+/** A run's dependencies with the connections the page named (none named: every model counts as configured). */
+function withConnections(deps: RunDependencies, connections: ConnectionProfile[] | undefined): RunDependencies {
+    return connections ? { ...deps, connections } : deps;
 }
 
 /**
@@ -24,14 +40,16 @@ function validProfiles(stored: Record<string, unknown>): Profile[] {
  */
 export function createRunsApi(state: EngineState, sweep: () => Promise<void>): RunsApi {
     /** Profiles resolved by prepareRun or prepareResume, waiting for their run. */
-    const prepared = new Map<string, { profile: Profile; profiles: Profile[] }>();
+    const prepared = new Map<string, { profile: Profile; profiles: Profile[]; connections: ConnectionProfile[] | undefined }>();
     /** Plans of resumes the page asked for, waiting for their resumeRun. */
     const plans = new Map<string, ResumePlan>();
 
     return {
-        async prepareRun(runId, profileId, stored) {
+        async prepareRun(runId, profileId, stored, rawConnections) {
+            const connections = parseConnections(rawConnections);
+            if (!connections.ok) return connections;
             const resolved = resolveProfile(profileId, stored);
-            if (resolved.ok) prepared.set(runId, { profile: resolved.value, profiles: validProfiles(stored) });
+            if (resolved.ok) prepared.set(runId, { profile: resolved.value, profiles: validProfiles(stored), connections: connections.value });
             return resolved;
         },
         async startRun(rawRequest, host) {
@@ -45,7 +63,7 @@ export function createRunsApi(state: EngineState, sweep: () => Promise<void>): R
                 if (!ready) return fail('run.not_prepared', 'The run could not start: its profile was not prepared (prepareRun).');
                 const profile = phasedProfile(scriptedProfile(ready.profile, parsed.data.script), phaseOf(parsed.data));
                 const input = { ...parsed.data, profile, agentProfiles: ready.profiles };
-                return await launchRun(state, storage, input, host, (deps) => runAgent(input, deps));
+                return await launchRun(state, storage, input, host, (deps) => runAgent(input, withConnections(deps, ready.connections)));
             } finally {
                 releaseBridge(host);
             }
@@ -64,12 +82,14 @@ export function createRunsApi(state: EngineState, sweep: () => Promise<void>): R
         },
         prepareResume: (runId, stored, options) =>
             withStorage(state, async (s) => {
+                const connections = parseConnections(options?.connections);
+                if (!connections.ok) return connections;
                 await sweep();
                 const plan = options?.continue ? await planContinue(s, runId, options.continue.rounds) : await planResume(s, runId);
                 if (!plan.ok) return plan;
                 const { input, record } = plan.value;
                 // The run goes on with the profile it started with (frozen in its inputs).
-                prepared.set(runId, { profile: input.profile, profiles: validProfiles(stored) });
+                prepared.set(runId, { profile: input.profile, profiles: validProfiles(stored), connections: connections.value });
                 plans.set(runId, plan.value);
                 return ok({
                     runId,
@@ -96,12 +116,24 @@ export function createRunsApi(state: EngineState, sweep: () => Promise<void>): R
                     if (!fresh.ok) return { runId, state: 'failed', messageId: plan.record.messageId, error: { code: fresh.error.code, message: fresh.error.message } };
                     // A run stored before its agents were frozen delegates to the user's profiles as they are now.
                     const input = fresh.value.input.agentProfiles ? fresh.value.input : { ...fresh.value.input, agentProfiles: ready.profiles };
-                    return resumeAgent({ ...fresh.value, input }, deps);
+                    return resumeAgent({ ...fresh.value, input }, withConnections(deps, ready.connections));
                 });
             } finally {
                 releaseBridge(host);
             }
         },
+        recordFailedStart: (raw) =>
+            withStorage(
+                state,
+                async (s) => {
+                    const parsed = FailedStartSchema.safeParse(raw);
+                    if (!parsed.success) return fail('run.invalid_input', 'The run that failed to start could not be kept: its description is invalid.', parsed.error.message);
+                    // Working here after all: the run keeps its own record.
+                    if (state.running.has(parsed.data.runId)) return ok([]);
+                    return ok(await recordFailedStart(s, parsed.data));
+                },
+                'Tavern Agent could not keep the run that failed to start.',
+            ),
         interruptRun: (runId) =>
             // The page saw this engine's predecessor die while running it: no lock or lease can be trusted.
             withStorage(state, async (s) => {

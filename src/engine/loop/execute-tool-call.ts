@@ -5,6 +5,7 @@ import type { PreparedCall } from '../agents/dispatch';
 import type { StateAccess } from '../../tools/tool';
 import { modelFacingText } from '../projection/model-notes';
 import { cancelledFailure } from './cancelled';
+import { skillCharsOf } from '../../tools/skill/access';
 
 /**
  * One tool call's whole lifecycle (SPEC §1): prepare (policy, budget, arguments) → journal the start with
@@ -47,7 +48,9 @@ export async function executeToolCall(agent: AgentInvocation, call: ToolCall, pr
     // the model reads it only after that event is written, so journal-first holds with one transaction less.
     const options = { defer: true, decoded: { outcome } };
     if (outcome.ok) {
-        void journal.append('tool-call-complete', { callId, name: call.name, durationMs, summary: content.slice(0, 200), resultPath }, resultFile, options);
+        const skillChars = skillCharsOf(outcome);
+        const payload = { callId, name: call.name, durationMs, summary: content.slice(0, 200), resultPath, ...(skillChars ? { skillChars } : {}) };
+        void journal.append('tool-call-complete', payload, resultFile, options);
     } else {
         const { code, message, hint } = outcome.error;
         void journal.append('tool-call-fail', { callId, name: call.name, durationMs, code, message, hint, resultPath }, resultFile, options);

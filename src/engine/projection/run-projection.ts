@@ -49,6 +49,8 @@ export class RunProjection {
     readonly stateChanges: StateChange[] = [];
     /** How many of them a `state-write` already put into the chat. */
     stateWritten = 0;
+    /** Skill text handed to the run's agents, the sub-agents' included: the run's one skill read budget (issue 39 §10). */
+    skillChars = 0;
     /** Every model turn's tokens and cost, the sub-agents' included (issue 38 §2). */
     usage: RunUsage = { input: 0, output: 0 };
 
@@ -87,8 +89,14 @@ export class RunProjection {
                 this.messageId = fact.payload.messageId;
                 break;
             case 'tool-call-start':
+                this.callNumber = Math.max(this.callNumber, Number(fact.payload.callId.replace(/\D/g, '')) || 0);
+                break;
             case 'script-call':
                 this.callNumber = Math.max(this.callNumber, Number(fact.payload.callId.replace(/\D/g, '')) || 0);
+                this.skillChars += fact.payload.skillChars ?? 0;
+                break;
+            case 'tool-call-complete':
+                this.skillChars += fact.payload.skillChars ?? 0;
                 break;
             case 'task-start':
                 this.tasks.set(fact.payload.taskId, { start: fact.payload, startedAt: at, end: null, endedAt: null });

@@ -125,6 +125,8 @@ function fold(
         onEvent?.(event, agents);
     }
     if (session.projection.messageId !== null) session.record.messageId = session.projection.messageId;
+    // The run's skill reads before the cut count against the same budget after it.
+    session.skillCharsRead = session.projection.skillChars;
 }
 
 /** A finished task as its end left it: status, reason, summary file, and its result for the parent. */

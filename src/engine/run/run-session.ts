@@ -1,6 +1,7 @@
 import { RunFailure } from '../../contract/errors';
 import { RECORD_VERSION, type RunRecord, type RunState } from '../../contract/records';
 import type { Profile } from '../../contract/profile';
+import type { ConnectionProfile } from '../../contract/connection-profile';
 import type { RunInput } from '../../contract/run-input';
 import type { HostBridge } from '../../contract/wire';
 import type { RunStorage } from '../../store/run-storage';
@@ -27,6 +28,11 @@ export interface RunDependencies {
      * does not carry them frozen (`agentProfiles`; a unit test's run, a run stored before they were).
      */
     profiles?: readonly Profile[];
+    /**
+     * The Connection Manager profiles the page has now: an agent whose model names one that is gone (or an API
+     * Agent Mode cannot drive) is not delegated to. Absent: every agent's model counts as configured.
+     */
+    connections?: readonly ConnectionProfile[];
     /** The script sandbox (issue 35): the worker's pool of sandbox workers, or QuickJS in-process in node tests. */
     scripts?: ScriptRunner;
     /** Jitter source for retry backoff; tests pin it. */
@@ -119,6 +125,13 @@ export class RunSession {
 
     private calls = 0;
     private tasks = 0;
+
+    /**
+     * Skill text handed to the run's agents so far (snippets count): one count for the run, its sub-agents
+     * included, against one budget (issue 39 §10). A read adds to it at once (concurrent children see each
+     * other's reads); a resume starts from the journal's sum (`projection.skillChars`).
+     */
+    skillCharsRead = 0;
 
     /**
      * Run-unique tool-call ids, across the root agent and its sub-agents; a resumed run goes on after the

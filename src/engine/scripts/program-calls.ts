@@ -2,6 +2,7 @@ import type { ToolCallAnswer } from '../../contract/scripts';
 import { toolResultText } from '../../contract/tool-result-text';
 import type { AgentInvocation } from '../agents/agent';
 import { modelFacingText } from '../projection/model-notes';
+import { skillCharsOf } from '../../tools/skill/access';
 
 /**
  * The read tools a program (script.run) may call (issue 35): what reads the chat, the lore, the skills and the
@@ -49,6 +50,7 @@ export function programTools(agent: AgentInvocation, programCallId: string): { n
             const prepared = dispatcher.prepare({ id: `${programCallId}-${inner}`, name, argumentsText }, agent.track.loop.wrapUp !== null);
             const outcome = await dispatcher.execute(prepared, { input: agent.input, workspace: reads, run: agent.controls, skills: agent.skills, signal: agent.signal, journal });
             const text = modelFacingText(outcome, resultPath);
+            const skillChars = skillCharsOf(outcome);
             void journal.append(
                 'script-call',
                 {
@@ -62,6 +64,7 @@ export function programTools(agent: AgentInvocation, programCallId: string): { n
                     code: outcome.ok ? null : outcome.error.code,
                     argsPath,
                     resultPath,
+                    ...(skillChars ? { skillChars } : {}),
                 },
                 { files: [reads.record(argsPath, argumentsText, 0), reads.record(resultPath, JSON.stringify(outcome), 0)] },
                 // Read-only and answered to the program only: it rides with the next write, or with the calls

@@ -15,6 +15,7 @@ import { toasts } from '../sillytavern/toasts';
 import { engineCrashed, getEngine } from '../worker/worker-client';
 import { cancelActiveRun, claimActiveRun, releaseActiveRun, setActiveRunState } from './active-run';
 import { runBridge } from './run-bridge';
+import { keepFailedStart, type StartFacts } from './failed-start';
 
 /** One run to drive, new or resumed: what differs between the two is here; the rest is driveRun's. */
 export interface RunToDrive {
@@ -30,6 +31,11 @@ export interface RunToDrive {
     failureTitle?: string;
     /** Gets the run ready for the worker (a new run's input captured, a resumed one's ticket read); may throw a HostError. */
     start(signal: AbortSignal): Promise<RunStart>;
+    /**
+     * A new run's facts, to keep it as a failed run when it fails before it starts (issue 39 §10). Absent for a
+     * resumed run: it has its record.
+     */
+    startFacts?: StartFacts;
 }
 
 /** A run ready for the worker. */
@@ -84,10 +90,13 @@ export async function driveIn(run: RunToDrive, controller: AbortController, obse
     const releaseGenerating = run.holdsGenerating ? holdGeneratingState() : () => undefined;
     observer.onRunStart(runId, run.generationType);
     let outcome: RunOutcome;
+    // Whether it ended before the engine ran it: getting ready threw, or the engine refused it.
+    let beforeStart = true;
     try {
         const start = await run.start(controller.signal);
         const bridge = runBridge(target, start, controller.signal, observer, slot.onState);
         const result = await untilCrash(runId, start.run(proxy(bridge)));
+        beforeStart = !result.ok;
         outcome = result.ok ? result.value : ended(runId, target, 'failed', result.error);
         if (!result.ok && result.error.code === 'run.chat_busy') toasts.warning(t`An agent is already working on this chat in another tab. Wait for it to end.`);
     } catch (error) {
@@ -99,6 +108,11 @@ export async function driveIn(run: RunToDrive, controller: AbortController, obse
         target.closed = true;
         dropExtToolApprovals(runId);
         slot.release();
+    }
+    // A failure before the start is kept as a failed run, which the timeline shows with the rest of its events.
+    if (beforeStart && run.startFacts && outcome.state === 'failed' && outcome.error) {
+        const kept = await keepFailedStart({ runId, generationType: run.generationType, identity: target.identity }, run.startFacts, outcome.error);
+        if (kept.length > 0) observer.onEvents(kept);
     }
     // Told otherwise (a warning above), or nothing to tell: a keeper whose reply went before it started (issue 34).
     if (outcome.state === 'failed' && outcome.error && outcome.error.code !== 'run.chat_busy' && outcome.error.code !== 'pipeline.reply_gone') {

@@ -10,6 +10,7 @@ import { registeredExtTools } from '../ext-tools/ext-tools';
 import { HostError } from '../host-error';
 import { prepareRunGenerationParameters } from '../model/generation-parameters';
 import { routeModel } from '../model/model-route';
+import { connectionProfiles } from '../model/connection-profiles';
 import { currentChatAgentState } from '../settings/agent-mode';
 import { storedProfiles } from '../settings/profile-store';
 import { currentIdentity } from '../sillytavern/chat-identity';
@@ -19,6 +20,7 @@ import { activeRun } from './active-run';
 import { captureRunInput } from './capture-run-input';
 import { driveBackgroundRun } from './background-runs';
 import { driveRun, type RunStart } from './drive-run';
+import type { StartFacts } from './failed-start';
 
 export interface LaunchOptions {
     type: GenerationType;
@@ -72,6 +74,7 @@ export function launchRun(options: LaunchOptions, observer: RunObserver): Launch
             holdsGenerating: Boolean(options.fix || (options.script && !options.script.background)),
             ...(options.failureTitle ? { failureTitle: options.failureTitle } : {}),
             start: (signal) => startNewRun(runId, options, target, signal),
+            startFacts: startFacts(options),
         },
         observer,
     );
@@ -97,17 +100,29 @@ export function launchKeeper(options: LaunchOptions & { profileId: string; follo
             holdsGenerating: false,
             ...(options.failureTitle ? { failureTitle: options.failureTitle } : {}),
             start: (signal) => startNewRun(runId, keeper, target, signal),
+            startFacts: startFacts(keeper),
         },
         { runId, chatKey: follows.identity.integrity, phase: 'after', profileId: options.profileId, turnId: options.turnId ?? null, follows: follows.index },
     );
     return { runId, outcome };
 }
 
+/** What the page knows of a new run before it starts, to keep it should it fail there (issue 39 §10). */
+function startFacts(options: LaunchOptions): StartFacts {
+    const aroundTheReply = options.phase === 'before' || options.phase === 'after';
+    return {
+        profileId: options.profileId ?? currentChatAgentState().profileId,
+        ...(options.phase ? { phase: options.phase } : {}),
+        ...(options.turnId ? { turnId: options.turnId } : {}),
+        foreground: !aroundTheReply && !options.script?.background,
+    };
+}
+
 /** A new run's start: its profile resolved by the worker, then its input frozen from the open chat. */
 async function startNewRun(runId: string, options: LaunchOptions, target: CommitTarget, signal: AbortSignal): Promise<RunStart> {
     const engine = await getEngine();
     const profileId = options.profileId ?? currentChatAgentState().profileId;
-    const resolved = await engine.prepareRun(runId, profileId, storedProfiles());
+    const resolved = await engine.prepareRun(runId, profileId, storedProfiles(), connectionProfiles());
     // The worker builds its errors with fail(), which takes listed codes only.
     if (!resolved.ok) throw new HostError(resolved.error.code as ErrorCode, resolved.error.message);
     const profile = resolved.value;

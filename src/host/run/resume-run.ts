@@ -6,6 +6,7 @@ import type { CommitTarget } from '../chat/commit';
 import { createResumedCommit, findCommitted } from '../chat/find-committed';
 import { resolveFixTarget } from '../chat/fix-target';
 import { routeModel } from '../model/model-route';
+import { connectionProfiles } from '../model/connection-profiles';
 import { storedProfiles } from '../settings/profile-store';
 import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { editedSinceCommit, markedRunId } from '../sillytavern/message-marker';
@@ -79,7 +80,7 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
     if (!observer) return fail('run.not_prepared', 'Tavern Agent has not started yet.');
     if (activeRun()) return fail('run.already_running', 'An agent run is already in progress.');
     const engine = await getEngine();
-    const ticket = await engine.prepareResume(runId, storedProfiles(), options);
+    const ticket = await engine.prepareResume(runId, storedProfiles(), { ...options, connections: connectionProfiles() });
     if (!ticket.ok) return ticket;
     const { profile, chat, prefix, generationType } = ticket.value;
     const identity = openChatIdentity();

@@ -1,6 +1,6 @@
 import { toolError, type ToolError } from '../../contract/errors';
 import type { RunSkill, SkillFile } from '../../contract/skills';
-import type { ToolContext } from '../tool';
+import type { ToolContext, ToolOutcome } from '../tool';
 
 /** How the model addresses a skill file: `skills/<name>/<path>#L<a>-L<b>`. */
 export function skillRef(name: string, path: string, first?: number, last?: number): string {
@@ -60,11 +60,24 @@ export async function readSkillText(context: ToolContext, skill: RunSkill, path:
     return { file, text: file.content };
 }
 
-/** What the profile lets this run read of skills, and what is left of it. */
+/**
+ * What this agent may read of skills, and what is left of it: per call its profile's limit; per run the run's
+ * one count (every agent's reads, before and after a resume) against its profile's limit and the run's.
+ */
 export function skillBudget(context: ToolContext): { perCall: number; perRun: number; used: number; remaining: number } {
     const { maxReadCharsPerCall, maxReadCharsPerRun } = context.input.profile.skills;
+    const perRun = Math.min(maxReadCharsPerRun, context.skills.runLimit ?? maxReadCharsPerRun);
     const used = context.skills.charsRead;
-    return { perCall: maxReadCharsPerCall, perRun: maxReadCharsPerRun, used, remaining: Math.max(0, maxReadCharsPerRun - used) };
+    return { perCall: maxReadCharsPerCall, perRun, used, remaining: Math.max(0, perRun - used) };
+}
+
+/** Where a skill tool's result says how many characters of skill text it handed over (the journal keeps the count). */
+export const SKILL_CHARS_DETAIL = 'skillChars';
+
+/** The skill text a call's outcome handed over, as its details say (0 for any other call). */
+export function skillCharsOf(outcome: ToolOutcome): number {
+    const chars = outcome.ok ? outcome.result.details?.[SKILL_CHARS_DETAIL] : undefined;
+    return typeof chars === 'number' && Number.isInteger(chars) && chars > 0 ? chars : 0;
 }
 
 export function runBudgetExhausted(context: ToolContext): ToolError {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import { chooseRange, continueHow, lineStarts, mixesRanges, RANGE_ARGS, readByChars, renderRange } from '../text-range';
 import { aliasOf, defineTool, failure, success } from '../tool';
-import { findSkill, isToolError, readSkillText, runBudgetExhausted, skillBudget, skillPath, skillRef } from './access';
+import { findSkill, isToolError, readSkillText, runBudgetExhausted, SKILL_CHARS_DETAIL, skillBudget, skillPath, skillRef } from './access';
 
 export const MAX_SKILL_READ_CHARS = 80_000;
 export const DEFAULT_SKILL_READ_CHARS = 20_000;
@@ -75,7 +75,7 @@ export const skillReadTool = defineTool({
         context.skills.charsRead += slice.to - slice.from;
         const left = budget.remaining - (slice.to - slice.from);
 
-        const details = { skill: skill.name, hash: skill.hash, path, startChar: slice.from, endChar: slice.to, totalChars: text.length, totalLines: lines, complete: slice.next === null, budgetLeft: left };
+        const details = { skill: skill.name, hash: skill.hash, path, startChar: slice.from, endChar: slice.to, totalChars: text.length, totalLines: lines, complete: slice.next === null, budgetLeft: left, [SKILL_CHARS_DETAIL]: slice.to - slice.from };
         if (text.length === 0) return success(`${ref} — empty file, 0 lines`, details);
         const { body, firstLine, lastLine } = renderRange(text, starts, slice.from, slice.to);
         const span = readByChars(input, slice)

@@ -4,7 +4,7 @@ import { parseQuery } from '../chat/search-index';
 import { lineText, numberedLine } from '../text-range';
 import { aliasOf, defineTool, failure, success } from '../tool';
 import { clip } from '../workspace/search-files';
-import { fileNotFound, findSkill, isToolError, readSkillText, runBudgetExhausted, skillBudget, skillPath, skillRef } from './access';
+import { fileNotFound, findSkill, isToolError, readSkillText, runBudgetExhausted, SKILL_CHARS_DETAIL, skillBudget, skillPath, skillRef } from './access';
 import { prepareText, searchLines, TopHits, type PreparedText } from './search-lines';
 import { searchDeadline, timeCutNote } from '../search-deadline';
 
@@ -77,8 +77,11 @@ export const skillSearchTool = defineTool({
         const details = { skill: skill.name, query: input.query, path, files: searched, hits: top.total, ...(cut ? { stopped: 'time' } : {}) };
         if (top.total === 0) return success(`No hits for ${shownQuery} in ${where}.${cutNote || ' Try other or fewer words, or another path.'}`, { ...details, shown: 0, chars: 0 });
 
-        // Snippets are skill text handed to the model: bounded by this call's and this run's budget.
-        const cap = Math.min(budget.perCall, budget.remaining);
+        // Snippets are skill text handed to the model: bounded by this call's and this run's budget, as it is
+        // now (another agent of the run may have read meanwhile: the budget is the run's).
+        const now = skillBudget(context);
+        if (now.remaining === 0) return failure(runBudgetExhausted(context));
+        const cap = Math.min(now.perCall, now.remaining);
         const blocks: string[] = [];
         let chars = 0;
         for (const hit of top.items) {
@@ -98,12 +101,12 @@ export const skillSearchTool = defineTool({
             blocks.push(`${hit.path}:${hit.line} score ${hit.score.toFixed(2)} ref ${skillRef(skill.name, hit.path, first, last)}\n${lines.join('\n')}`);
         }
         if (blocks.length === 0) {
-            const limitedBy = cap < budget.perCall ? `the ${cap} characters left of this run's skill read budget` : `the ${cap} characters of skill text one call may return`;
+            const limitedBy = cap < now.perCall ? `the ${cap} characters left of this run's skill read budget` : `the ${cap} characters of skill text one call may return`;
             return failure(
                 toolError(
                     'skill.read_budget_exhausted',
                     `Even the first hit's snippet is over ${limitedBy}.`,
-                    `Use context_lines 0 or a narrower path, or read the lines with skill_read (${budget.remaining} characters remain this run).`,
+                    `Use context_lines 0 or a narrower path, or read the lines with skill_read (${now.remaining} characters remain this run).`,
                 ),
             );
         }
@@ -113,7 +116,7 @@ export const skillSearchTool = defineTool({
             shown < top.total
                 ? `${top.total} hits for ${shownQuery} in ${where}; showing the best ${shown}${shown < Math.min(input.limit, top.total) ? ' (cut by the skill read budget)' : ''}. Narrow the query or path to see others.`
                 : `${top.total} hit${top.total === 1 ? '' : 's'} for ${shownQuery} in ${where}.`;
-        const footer = `[Skill read budget: ${budget.remaining - chars} of ${budget.perRun} characters left this run.]`;
-        return success([header + cutNote, ...blocks, footer].join('\n\n'), { ...details, shown, chars });
+        const footer = `[Skill read budget: ${now.remaining - chars} of ${now.perRun} characters left this run.]`;
+        return success([header + cutNote, ...blocks, footer].join('\n\n'), { ...details, shown, chars, [SKILL_CHARS_DETAIL]: chars });
     },
 });

@@ -33,7 +33,7 @@ export function ProtocolNote({ profile, connections, errors, edit }: { profile: 
             {protocol === 'text' ? (
                 <CheckboxField
                     path="textProtocol.grammar"
-                    label={t`Constrain the output with a grammar (llama.cpp, KoboldCpp)`}
+                    label={t`Constrain the output with a grammar (llama.cpp, KoboldCpp, Text Generation WebUI, TabbyAPI)`}
                     checked={profile.textProtocol.grammar}
                     errors={errors}
                     onValue={(value) => edit((p) => void (p.textProtocol = { grammar: value }))}

@@ -1,5 +1,5 @@
 import type { ModelReply, ModelRequest } from '../../../contract/model';
-import { GRAMMAR_BACKENDS, toolCallGrammar, toTextMessages, withProtocolStops, type TextPromptMessage } from '../../../contract/text-protocol/index';
+import { grammarFields, toTextMessages, withProtocolStops, type TextPromptMessage } from '../../../contract/text-protocol/index';
 import { stContext } from '../../sillytavern/st-context';
 import { importInstructModule, importScriptModule, importTextGenModule } from '../../sillytavern/st-internals';
 import { readTextStream } from './read-sse';
@@ -42,15 +42,19 @@ function formatPrompt(messages: TextPromptMessage[], instruct: unknown | null): 
     return `${lines.join('\n')}\n${name2}:`;
 }
 
-/** Adds the protocol's stops, and the tool-call grammar where the backend takes one and the profile allows it. */
-function applyProtocol(data: Record<string, unknown>, request: ModelRequest, apiType: string): void {
+/**
+ * Adds the protocol's stops, and the tool-call grammar where the backend takes one and the profile allows it,
+ * in the backend's own field (`grammarFields`); the fields it leaves unset are removed from the body.
+ */
+export function applyProtocol(data: Record<string, unknown>, request: Pick<ModelRequest, 'grammar' | 'tools'>, apiType: string): void {
     data.stop = withProtocolStops(data.stop);
     data.stopping_strings = withProtocolStops(data.stopping_strings ?? data.stop);
-    if (request.grammar !== false && GRAMMAR_BACKENDS.has(apiType) && request.tools.length > 0) {
-        data.grammar = toolCallGrammar(request.tools);
-        // llama.cpp refuses a grammar together with a JSON schema; ooba's name for it is not llama.cpp's.
-        delete data.json_schema;
-        delete data.grammar_string;
+    const fields = request.grammar === false ? null : grammarFields(apiType, request.tools);
+    if (fields) {
+        for (const [field, value] of Object.entries(fields)) {
+            if (value === undefined) delete data[field];
+            else data[field] = value;
+        }
     } else if (!data.grammar) {
         delete data.grammar;
     }
@@ -126,7 +130,11 @@ export async function requestTextModelWithConnection(request: ModelRequest, conn
         applyProtocol(overrides, request, apiType);
         const maxTokens = Number(script.amount_gen) || 512;
         const streamed = await textStreamPayload(connection.id, apiType, prompt, maxTokens, overrides).catch(() => null);
-        if (streamed) return await send(streamed, signal, started, onPartial);
+        if (streamed) {
+            // The profile's sampler preset was merged over the overrides: its own grammar or JSON schema goes again.
+            applyProtocol(streamed, request, apiType);
+            return await send(streamed, signal, started, onPartial);
+        }
         const raw = await (context.ConnectionManagerRequestService.sendRequest as unknown as (
             id: string,
             prompt: string,
