@@ -30,6 +30,15 @@ async function demoChat(): Promise<Page> {
 
 const example = (id: ScenarioId): string => SCENARIOS.find((scenario) => scenario.id === id)!.example;
 
+/** Resolves with what `probe` finds once it finds something (checked every 200 ms), or fails after 60 s naming `what`. */
+async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string): Promise<T> {
+    for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 200))) {
+        const found = await probe();
+        if (found) return found;
+    }
+    throw new Error(`waited 60 s for ${what}`);
+}
+
 /** Why the chat's newest run failed, from its journal: what a failed assertion should say. */
 async function lastFailure(page: Page): Promise<string> {
     return page.evaluate(async () => {
@@ -82,7 +91,7 @@ test('one demo session: a delegate row, a lore proposal with Accept, a dice row 
 
 test('the demo skill runs its script, the state scenario sets a chat variable, and a fix revises the reply without its instructions', async () => {
     const page = await demoChat();
-    await page.waitForFunction(async () => (await globalThis.TavernAgent!.skills.list()).some((skill) => skill.name === 'glade-oracle'), undefined, { timeout: 60_000 });
+    await eventually(async () => (await page.evaluate(() => globalThis.TavernAgent!.skills.list())).some((skill) => skill.name === 'glade-oracle'), 'the demo skill to be installed');
 
     assert.match(await play(page, 'script'), /The forest says: [a-z]/);
     await play(page, 'state');
@@ -102,12 +111,10 @@ test('a director briefs SillyTavern\'s own reply, and a keeper keeps the memory 
     await slash(page, '/agent pipeline before=director reply=sillytavern after=memory-keeper');
     await sendMessage(page, 'Good morning, Seraphina.');
     assert.match(await lastBotMessageText(page), /director's brief was in its prompt/);
-    await page.waitForFunction(async () => {
-        const runs = await globalThis.TavernAgent!.runs();
-        return runs.some((run) => run.profileId === 'memory-keeper' && run.state === 'completed');
-    }, undefined, { timeout: 60_000 });
-    const runs = await page.evaluate(() => globalThis.TavernAgent!.runs());
-    const keeper = runs.find((run) => run.profileId === 'memory-keeper')!;
+    const keeper = await eventually(async () => {
+        const runs = await page.evaluate(() => globalThis.TavernAgent!.runs());
+        return runs.find((run) => run.profileId === 'memory-keeper' && run.state === 'completed');
+    }, 'the memory keeper to finish');
     const memory = await page.evaluate((id) => globalThis.TavernAgent!.readFile(id, 'persist/threads.md'), keeper.runId);
     assert.match(memory, /^# Threads\n\n- .*glade will keep you safe/m);
 });
