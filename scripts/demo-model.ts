@@ -1,7 +1,7 @@
 import type { MockTurn, RecordedRequest } from '../tests/harness/mock-model';
 import { fixAgentTurn } from './demo/fix-agent';
 import { BRIEF_HEADING, directorTurn, keeperTurn } from './demo/phase-agents';
-import { readDemoRequest, type DemoRequest } from './demo/read-request';
+import { readDemoRequest, type DemoRequest, type DemoRole } from './demo/read-request';
 import { replyAgentTurn } from './demo/reply-agent';
 import { subAgentTurn } from './demo/sub-agent';
 import { call, demoNote, line, playSteps, turn } from './demo/turns';
@@ -44,21 +44,17 @@ function backgroundTurn(request: DemoRequest): MockTurn {
     ]);
 }
 
+/** Who answers a request, by who is asking. */
+const AGENTS: Record<DemoRole, (request: DemoRequest) => MockTurn> = {
+    chat: chatReply,
+    reply: replyAgentTurn,
+    fix: fixAgentTurn,
+    director: directorTurn,
+    keeper: keeperTurn,
+    subagent: subAgentTurn,
+    background: backgroundTurn,
+};
+
 function demoTurn(request: DemoRequest): MockTurn {
-    switch (request.role) {
-        case 'chat':
-            return chatReply(request);
-        case 'fix':
-            return fixAgentTurn(request);
-        case 'director':
-            return directorTurn(request);
-        case 'keeper':
-            return keeperTurn(request);
-        case 'subagent':
-            return subAgentTurn(request);
-        case 'background':
-            return backgroundTurn(request);
-        case 'reply':
-            return replyAgentTurn(request);
-    }
+    return AGENTS[request.role](request);
 }

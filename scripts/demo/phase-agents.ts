@@ -1,6 +1,7 @@
 // The demo's agents around the reply (the pipeline): a director that writes a brief before it, and keepers
 // after it (memory, lore, state), each working from the tools its request offers.
 import type { MockTurn } from '../../tests/harness/mock-model';
+import { raiseCounter, readCounter } from './chat-counter';
 import { resultOf, type DemoRequest } from './read-request';
 import { call, finish, named, numberAfter, playSteps, turn, type DemoStepBuilder } from './turns';
 
@@ -64,21 +65,11 @@ function loreKeeper(request: DemoRequest): DemoStepBuilder[] {
     ];
 }
 
-function stateKeeper(request: DemoRequest): DemoStepBuilder[] {
+function stateKeeper(): DemoStepBuilder[] {
     const path = `/${REPLIES_VARIABLE}`;
-    const before = (done: DemoRequest): number | null => {
-        const read = resultOf(done, 'state_get');
-        return read.startsWith('ERROR') ? null : numberAfter(read, new RegExp(`chat${path}:`));
-    };
     return [
-        () => turn('Reading the state the reply may change.', call('state_get', { scope: 'chat', path })),
-        (done) => {
-            const count = before(done);
-            const reason = 'One more reply in the story.';
-            return count === null
-                ? turn(undefined, call('state_set', { scope: 'chat', path, value: 1, reason }))
-                : turn(undefined, call('state_patch', { scope: 'chat', ops: [{ op: 'delta', path, value: 1 }], reason }));
-        },
+        () => readCounter(path, 'Reading the state the reply may change.'),
+        (done) => raiseCounter(done, path, 'One more reply in the story.'),
         () => finish('The state follows the reply.'),
     ];
 }
@@ -91,7 +82,7 @@ export function keeperTurn(request: DemoRequest): MockTurn {
         is('Lore keeper') || (!is('Memory keeper') && !is('State keeper') && request.tools.has('worldinfo_propose'))
             ? loreKeeper(request)
             : is('State keeper') || (!is('Memory keeper') && canState)
-              ? stateKeeper(request)
+              ? stateKeeper()
               : memoryKeeper(request);
     return playSteps(request, steps);
 }

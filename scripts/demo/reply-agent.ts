@@ -2,6 +2,7 @@
 // reading what the earlier ones got back. A scenario whose tool the request does not offer becomes a reply
 // that says how to get it.
 import type { MockTurn } from '../../tests/harness/mock-model';
+import { counterValue, raiseCounter, readCounter } from './chat-counter';
 import { extToolCall } from './ext-tool-call';
 import { resultOf, type DemoRequest } from './read-request';
 import { scenarioFor, type ScenarioId } from './scenarios';
@@ -122,21 +123,11 @@ function stateTurn(request: DemoRequest): DemoStepBuilder[] {
         return missing(request, 'this profile may not change state. Pick the Demo or the Writer profile: /agent profile demo');
     }
     const path = `/${TRUST_VARIABLE}`;
-    const current = (done: DemoRequest): number | null => {
-        const read = resultOf(done, 'state_get');
-        return /ERROR/.test(read) ? null : numberAfter(read, new RegExp(`chat${path}:`));
-    };
     return [
-        () => turn('How much does she trust the user so far?', call('state_get', { scope: 'chat', path })),
+        () => readCounter(path, 'How much does she trust the user so far?'),
+        (done) => raiseCounter(done, path, 'Seraphina trusts the user a little more.'),
         (done) => {
-            const now = current(done);
-            const reason = 'Seraphina trusts the user a little more.';
-            return now === null
-                ? turn(undefined, call('state_set', { scope: 'chat', path, value: 1, reason }))
-                : turn(undefined, call('state_patch', { scope: 'chat', ops: [{ op: 'delta', path, value: 1 }], reason }));
-        },
-        (done) => {
-            const next = (current(done) ?? 0) + 1;
+            const next = (counterValue(done, path) ?? 0) + 1;
             return writeReply(`${line(done, 'studies your face, then nods.', next > 1 ? 'I trust you more each day.' : 'I am beginning to trust you.')}\n\n${demoNote(`the chat variable ${TRUST_VARIABLE} is now ${next}; type /getvar ${TRUST_VARIABLE} to see it. The commit wrote it.`)}`);
         },
         () => commitAndFinish('The reply and the trust change.'),
