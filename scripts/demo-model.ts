@@ -1,15 +1,10 @@
 import type { MockTurn, RecordedRequest } from '../tests/harness/mock-model';
-
-interface DemoMessage {
-    role: string;
-    content: unknown;
-    tool_calls?: unknown[];
-}
-
-function textOf(content: unknown): string {
-    if (typeof content === 'string') return content;
-    return Array.isArray(content) ? content.map((part) => (part as { text?: string }).text ?? '').join(' ') : '';
-}
+import { fixAgentTurn } from './demo/fix-agent';
+import { BRIEF_HEADING, directorTurn, keeperTurn } from './demo/phase-agents';
+import { readDemoRequest, type DemoRequest, type DemoRole } from './demo/read-request';
+import { replyAgentTurn } from './demo/reply-agent';
+import { subAgentTurn } from './demo/sub-agent';
+import { call, demoNote, line, playSteps, turn } from './demo/turns';
 
 /** What a demo turn takes by default: long enough to watch the live view and to press Stop, short enough to wait for. */
 export const DEFAULT_DEMO_DELAY_MS = 600;
@@ -21,34 +16,45 @@ export function demoDelayMs(env: Record<string, string | undefined> = process.en
 }
 
 /**
- * The demo model behind `npm start`. Without tools in the request (Agent Mode off) it answers like a plain
- * chat model; with Agent Mode on it plays a short agent run: plan, draft, read back, revise, commit, finish.
- * Each answer takes `delayMs` (a model takes time; the demo shows the run as it happens).
+ * The demo model behind `npm start`: a small scripted agent. It reads what each request offers (its tools)
+ * and asks for (its instructions, the user's last message), and answers as the agent that request is for:
+ * the reply agent playing the scenario the user's words choose (docs/demo.md), a fix run, a director, a
+ * keeper, a sub-agent, or, without tools, SillyTavern's own generation. Each answer takes `delayMs`.
  */
 export function demoResponder(request: RecordedRequest, delayMs = 0): MockTurn | undefined {
-    const turn = demoTurn(request);
-    return turn && delayMs > 0 ? { ...turn, delayMs } : turn;
+    const turn = demoTurn(readDemoRequest(request.body));
+    return delayMs > 0 ? { ...turn, delayMs } : turn;
 }
 
-function demoTurn(request: RecordedRequest): MockTurn | undefined {
-    const body = request.body as { tools?: unknown[]; messages?: DemoMessage[] };
-    const messages = body.messages ?? [];
-    // The user's own words: the last user message before the agent's first tool turn.
-    const firstToolTurn = messages.findIndex((m) => m.role === 'assistant' && m.tool_calls?.length);
-    const history = firstToolTurn === -1 ? messages : messages.slice(0, firstToolTurn);
-    const said = textOf([...history].reverse().find((m) => m.role === 'user')?.content).trim().slice(0, 160);
-    if (!body.tools?.length) {
-        return { text: `*The demo model nods.* You said: "${said}". (Switch Agent Mode on to watch the agent work.)` };
-    }
-    const step = messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
-    const draft = `*She considers your words for a moment.* "${said || 'Hello'}"... draft reply: I hear you, and I will answer.`;
-    const script: MockTurn[] = [
-        { text: 'Let me plan first.', toolCalls: [{ name: 'workspace_write_file', arguments: { path: 'plan/outline.md', content: `- Reply to: ${said}\n- Keep it short and in character.\n` } }] },
-        { toolCalls: [{ name: 'workspace_write_file', arguments: { path: 'output/main.md', content: draft } }] },
-        { toolCalls: [{ name: 'workspace_read_file', arguments: { path: 'output/main.md' } }] },
-        { text: 'Polishing the wording.', toolCalls: [{ name: 'workspace_apply_patch', arguments: { path: 'output/main.md', old_string: 'draft reply: I hear you, and I will answer.', new_string: '"I hear you. Stay a while, and tell me more."' } }] },
-        { toolCalls: [{ name: 'workspace_commit', arguments: { reason: 'The reply is ready.' } }] },
-        { toolCalls: [{ name: 'workspace_finish', arguments: { reason: 'Done.' } }] },
-    ];
-    return script[Math.min(step, script.length - 1)];
+/** SillyTavern's own generation: in character, saying whether a director's brief reached its prompt. */
+function chatReply(request: DemoRequest): MockTurn {
+    const briefed = request.systemText.includes(BRIEF_HEADING);
+    const story = line(request, 'smiles and tucks a strand of hair behind her ear.', 'Rest a little longer. The glade will keep you safe while you heal.');
+    const note = briefed
+        ? "SillyTavern wrote this reply with your preset, and the director's brief was in its prompt."
+        : 'SillyTavern wrote this reply on its own. Switch Agent Mode on (the robot icon, or /agent on) and type "help".';
+    return { text: `${story}\n\n${demoNote(note)}` };
+}
+
+/** A background run started by a script (`/agent run`): its answer goes to summaries/summary.md. */
+function backgroundTurn(request: DemoRequest): MockTurn {
+    return playSteps(request, [
+        () => turn('Writing the answer for the script.', call('workspace_write_file', { path: 'summaries/summary.md', content: `The demo model read the request (${request.ask.length} characters) and has nothing more to add.` })),
+        () => turn(undefined, call('workspace_finish', { reason: 'The answer is in summaries/summary.md.' })),
+    ]);
+}
+
+/** Who answers a request, by who is asking. */
+const AGENTS: Record<DemoRole, (request: DemoRequest) => MockTurn> = {
+    chat: chatReply,
+    reply: replyAgentTurn,
+    fix: fixAgentTurn,
+    director: directorTurn,
+    keeper: keeperTurn,
+    subagent: subAgentTurn,
+    background: backgroundTurn,
+};
+
+function demoTurn(request: DemoRequest): MockTurn {
+    return AGENTS[request.role](request);
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startMockModel, type MockModel } from './mock-model';
-import { startSillyTavern, type ModelSource, type SillyTavernServer } from './st-server';
+import { startSillyTavern, type ModelSource, type SillyTavernServer, type StartSillyTavernOptions } from './st-server';
 import { launchBrowser, openSillyTavern, type StPage } from './browser';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -21,9 +21,12 @@ export interface TavernSession {
  * One mock model, one SillyTavern and one Chromium for a test file. `link` installs the working tree as the
  * extension (fast, for behaviour tests); the install test uses SillyTavern's own installer instead.
  * `builtIns: 'all'` keeps every built-in extension, as a user has them (the install and the panel's look);
- * behaviour tests run without the ones nothing here touches, so each page load costs less.
+ * behaviour tests run without the ones nothing here touches, so each page load costs less. `setup` starts
+ * SillyTavern as `npm start` does (scripts/demo-setup.ts).
  */
-export async function startTavernSession(opts: { source?: ModelSource; link?: boolean; builtIns?: 'all' | 'lean' } = {}): Promise<TavernSession> {
+export async function startTavernSession(
+    opts: { source?: ModelSource; link?: boolean; builtIns?: 'all' | 'lean'; setup?: Pick<StartSillyTavernOptions, 'linkExtensions' | 'patchSettings'> } = {},
+): Promise<TavernSession> {
     const mock = await startMockModel();
     let st: SillyTavernServer | undefined;
     let browser: Browser | undefined;
@@ -33,6 +36,8 @@ export async function startTavernSession(opts: { source?: ModelSource; link?: bo
             source: opts.source ?? 'custom',
             linkExtensions: opts.link === false ? [] : [{ folder: LINKED_FOLDER, dir: REPO_ROOT }],
             builtInExtensions: opts.builtIns ?? 'lean',
+            // `setup` replaces the above where it says otherwise: the `npm start` demo's extensions and settings.
+            ...opts.setup,
         });
         browser = await launchBrowser();
     } catch (error) {
