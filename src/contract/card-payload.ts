@@ -23,7 +23,7 @@ export const PAYLOAD_LIMITS = {
     /** YAML aliases expanded while reading one front matter (a "billion laughs" stops here). */
     maxYamlAliases: 100,
     /** How long reading a payload may take in its throwaway worker: the names, then the full parse. */
-    scanMs: 5_000,
+    scanMs: 15_000,
     parseMs: 60_000,
 } as const;
 
@@ -48,12 +48,30 @@ export interface PayloadScan {
     skills: ScannedSkill[];
 }
 
+/**
+ * Where the reader gets a payload. A card's it fetches itself from SillyTavern's server: handing 32 MiB to a
+ * worker costs the page ~270 ms of structured clone (measured, bench figure 17), fetching costs it nothing.
+ * A preset's (no endpoint serves one preset) comes with the message.
+ */
+export type PayloadSource = { payload: unknown } | { card: { avatar: string; headers: Record<string, string> } };
+
 /** The card reader's worker (src/card-reader-worker.ts), started for one payload and thrown away after. */
 export interface CardReaderApi {
     /** The payload's hash and its skills' names, read from SKILL.md and declared sizes only. */
-    scan(payload: unknown): Promise<Result<PayloadScan>>;
+    scan(source: PayloadSource): Promise<Result<PayloadScan>>;
     /** The full parse, after Install, with the hash it was made of (the offer must still be this payload). */
-    parse(payload: unknown): Promise<Result<{ hash: string; skills: ParsedSkill[] }>>;
+    parse(source: PayloadSource): Promise<Result<{ hash: string; skills: ParsedSkill[] }>>;
+}
+
+/** The skills payload a character card carries (TauriTavern's `extensions.tauritavern.skills`), or null. */
+export function cardSkillsPayload(character: unknown): unknown {
+    if (!isObject(character)) return null;
+    const data = isObject(character.data) ? character.data : null;
+    for (const extensions of [data?.extensions, character.extensions]) {
+        const tauri = isObject(extensions) && isObject(extensions.tauritavern) ? extensions.tauritavern : null;
+        if (tauri && tauri.skills !== undefined && tauri.skills !== null) return tauri.skills;
+    }
+    return null;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -119,7 +119,7 @@ const hashPayload = async (payload: unknown) => createHash('sha256').update(cano
 
 /** The card reader over the fake format: one JSON text per item; the scan leaves out hashes and contents. */
 const fakeReader: CardReader = {
-    async scan(payload) {
+    async scan({ payload }) {
         const read = (text: string): ParsedSkill => {
             try {
                 return bundleOf(text);
@@ -133,7 +133,7 @@ const fakeReader: CardReader = {
         );
         return ok({ hash: await hashPayload(payload), skills: scanned });
     },
-    async parse(payload) {
+    async parse({ payload }) {
         const items = (payload as { items: Array<{ text: string }> }).items;
         return ok({ hash: await hashPayload(payload), skills: items.map((item) => bundleOf(item.text)) });
     },

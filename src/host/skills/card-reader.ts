@@ -1,15 +1,18 @@
 import { wrap, type Remote } from 'comlink';
 import { fail, type Result } from '../../contract/result';
-import { measurePayload, PAYLOAD_LIMITS, type CardReaderApi } from '../../contract/card-payload';
+import { measurePayload, PAYLOAD_LIMITS, type CardReaderApi, type PayloadSource } from '../../contract/card-payload';
+import { stContext } from '../sillytavern/st-context';
+import type { OwnerPayload } from './embedded-owners';
 import { distFile } from '../worker/dist-files';
 
 /**
  * Reads a card's or preset's skills payload in a worker of its own (dist/card-reader.js), started for this
  * one job and terminated after it, or at its deadline (issue 39 §1). The page only walks the payload's
- * sizes within fixed bounds before handing it over; a payload over them never leaves the page.
+ * sizes within fixed bounds first; a payload over them never leaves the page. A card's payload the reader
+ * fetches from the server itself, so the page never copies it.
  */
-async function inReader<T>(payload: unknown, deadlineMs: number, job: (reader: Remote<CardReaderApi>) => Promise<Result<T>>): Promise<Result<T>> {
-    const measured = measurePayload(payload);
+async function inReader<T>(owner: OwnerPayload, deadlineMs: number, job: (reader: Remote<CardReaderApi>, source: PayloadSource) => Promise<Result<T>>): Promise<Result<T>> {
+    const measured = measurePayload(owner.payload);
     if (!measured.ok) return measured;
     const worker = new Worker(distFile('card-reader.js'), { type: 'module', name: 'tavern-agent-card-reader' });
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -23,19 +26,21 @@ async function inReader<T>(payload: unknown, deadlineMs: number, job: (reader: R
         worker.addEventListener('error', (event) => resolve(fail('skill.payload_invalid', `The card's skills could not be read: ${event.message || 'the reader stopped'}.`)));
     });
     try {
-        return await Promise.race([job(wrap<CardReaderApi>(worker)), deadline, crashed]);
+        const source: PayloadSource = owner.kind === 'card' ? { card: { avatar: owner.owner, headers: stContext().getRequestHeaders() } } : { payload: owner.payload };
+        return await Promise.race([job(wrap<CardReaderApi>(worker), source), deadline, crashed]);
     } finally {
         clearTimeout(timer);
         worker.terminate();
     }
 }
 
+/** Reads the embedded payload of a card or preset; the card's is fetched by the reader itself. */
 export interface CardReader {
-    scan(payload: unknown): ReturnType<CardReaderApi['scan']>;
-    parse(payload: unknown): ReturnType<CardReaderApi['parse']>;
+    scan(owner: OwnerPayload): ReturnType<CardReaderApi['scan']>;
+    parse(owner: OwnerPayload): ReturnType<CardReaderApi['parse']>;
 }
 
 export const cardReader: CardReader = {
-    scan: (payload) => inReader(payload, PAYLOAD_LIMITS.scanMs, (reader) => reader.scan(payload)),
-    parse: (payload) => inReader(payload, PAYLOAD_LIMITS.parseMs, (reader) => reader.parse(payload)),
+    scan: (owner) => inReader(owner, PAYLOAD_LIMITS.scanMs, (reader, source) => reader.scan(source)),
+    parse: (owner) => inReader(owner, PAYLOAD_LIMITS.parseMs, (reader, source) => reader.parse(source)),
 };

@@ -1,3 +1,4 @@
+import { cardSkillsPayload } from '../../contract/card-payload';
 import type { SkillScope } from '../../contract/skills';
 import { stContext, type StContext } from '../sillytavern/st-context';
 

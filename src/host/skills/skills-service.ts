@@ -226,7 +226,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
             for (const found of await deps.owners.embedded()) {
                 const base = { kind: found.kind, owner: found.owner, scope: found.scope };
                 // Only the hash and what SKILL.md says, in a worker of its own: the full parse waits for Install.
-                const scan = await deps.reader.scan(found.payload);
+                const scan = await deps.reader.scan(found);
                 if (!scan.ok) {
                     offers.push({ ...base, payloadHash: '', skills: [], refused: scan.error });
                     continue;
@@ -244,7 +244,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
             const changed = 'The embedded skills changed or are no longer open; open the chat again to see the current ones.';
             const found = (await deps.owners.embedded()).find((owner) => owner.kind === offer.kind && owner.owner === offer.owner);
             if (!found) throw new Error(changed);
-            const parsed = await deps.reader.parse(found.payload);
+            const parsed = await deps.reader.parse(found);
             if (!parsed.ok) throw new Error(`${parsed.error.message} (${parsed.error.code})`);
             if (parsed.value.hash !== offer.payloadHash) throw new Error(changed);
             const judged = judgeSkills(parsed.value.skills, store.entries(), found.scope);
