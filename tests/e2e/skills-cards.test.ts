@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage } from '../harness/browser';
 import { agentOn, call, calls, openAgentChat, toolMessages } from '../harness/agent';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
-import { base64, skillIndex, skillMd } from '../fixtures/skill-files';
+import { base64, skillIndex, skillMd, skillsCall } from '../fixtures/skill-files';
 import { cardJson, importCard, OFFER, offered } from '../fixtures/cards';
 
 let session: TavernSession;
@@ -269,4 +269,29 @@ test('a hostile preset payload at the caps is read in a throwaway worker while a
     assert.match(await refused.innerText(), /65 items, over the limit of 64 skills a payload/);
     assert.equal(await page.locator(OFFER).count(), 0);
     await presetPayload(page, null);
+});
+
+test('a card skill named like your global one says it replaces yours in this character\'s chats, and installs beside it (issue 39 §9)', async () => {
+    const { page } = await session.open();
+    await waitForExtension(page);
+    const mine = skillMd('voice-guide', 'My own narrator voice.', 'Short sentences.');
+    await skillsCall(page, 'import', [{ name: 'SKILL.md', base64: base64(mine) }], { scope: 'global' });
+    const theirs = { version: 1, items: [{ bundleFormat: 'inline-files-v1', files: [{ path: 'SKILL.md', encoding: 'utf8', content: skillMd('voice-guide', "The card's narrator voice.", 'Long, ornate sentences.') }] }] };
+    const avatar = await importCard(page, cardJson('Orla', theirs));
+    await openCharacter(page, avatar);
+    assert.equal(await offered(page), true);
+    const note = page.locator(`${OFFER} .tavern-agent-skill-offer__replaces`);
+    assert.equal(await note.getAttribute('data-replaces'), 'global');
+    assert.equal(
+        (await note.innerText()).trim(),
+        "⚠ Replaces your skill of the same name (global) in this character's chats. Yours stays installed and is used everywhere else.",
+    );
+    await page.locator(`${OFFER} .popup-button-ok`).click();
+    await page.waitForFunction((av) => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string; scope: unknown }> } | undefined>;
+        return (settings.tavern_agent_skills?.index ?? []).some((line) => line.name === 'voice-guide' && JSON.stringify(line.scope) === JSON.stringify({ character: av }));
+    }, avatar);
+    const lines = (await skillIndex(page)).filter((line) => line.name === 'voice-guide');
+    assert.deepEqual(lines.map((line) => JSON.stringify(line.scope)).sort(), [JSON.stringify({ character: avatar }), JSON.stringify('global')].sort(), 'yours stays, the card\'s sits beside it');
+    await page.context().close();
 });
