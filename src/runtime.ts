@@ -11,6 +11,7 @@ import { checkEngineHealth, onEngineStatus } from './host/worker/engine-status';
 import type { GenerateInterceptor } from './host/run/interceptor';
 import { agentReplies, lastMessage, openChat, regenerateLastTurn } from './host/chat/open-chat';
 import { sillyTavernGenerating } from './host/sillytavern/generating-state';
+import { onChatMessagesChanged } from './host/sillytavern/chat-changes';
 import { revealMessage } from './host/sillytavern/message-blocks';
 import { confirmAction } from './host/sillytavern/popup';
 import { toasts } from './host/sillytavern/toasts';
@@ -40,7 +41,7 @@ import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
 import { createLiveFeed } from './ui/live-feed';
 import { openPanel } from './ui/mount';
 import type { PanelServices } from './ui/services';
-import { engineState, panelOpen } from './ui/state';
+import { chatRevision, engineState, panelOpen } from './ui/state';
 
 /*
  * The runtime: everything behind the startup shell of src/index.ts (runs, the engine, skills, lore, the
@@ -106,6 +107,7 @@ export function startRuntime(shell: Shell): Runtime {
     };
 
     installFixButtons();
+    onChatMessagesChanged(() => (chatRevision.value += 1));
     onEngineStatus((status) => (engineState.value = status));
     watchSkillOffers(hostSkills);
     watchState();

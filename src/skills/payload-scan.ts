@@ -2,6 +2,7 @@ import { ok, type Result } from '../contract/result';
 import { payloadHash, type PayloadScan, type ScannedSkill } from '../contract/card-payload';
 import { scriptFilesOf, type ParsedSkill } from '../contract/skills';
 import { inspectSkill, type SizedFile, type SkillOrigin } from './build-bundle';
+import { byPath } from './hash';
 import { SKILL_LIMITS } from './limits';
 import { archiveOrigin, groupProblem } from './parse-archive';
 import { planSkillPayload, type PlannedItem } from './payload';
@@ -18,7 +19,8 @@ function preview(files: readonly SizedFile[], skillMd: Uint8Array | undefined, o
     const { front } = inspected;
     const warnings = [...front.warnings];
     if (hint !== '' && hint !== front.name) warnings.push(`the card calls it "${hint}"; its SKILL.md names it "${front.name}"`);
-    const paths = files.map((file) => ({ path: file.path, bytes: file.size }));
+    // In the order the full parse stores them (by path), so the popup lists a skill's files as Install keeps them.
+    const paths = [...files].sort(byPath).map((file) => ({ path: file.path, bytes: file.size }));
     return { name: front.name, description: front.description, files: files.length, bytes: paths.reduce((sum, file) => sum + file.bytes, 0), warnings, scripts: scriptFilesOf(paths), paths };
 }
 

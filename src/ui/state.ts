@@ -20,6 +20,12 @@ type EngineState =
 
 export const engineState = signal<EngineState>({ phase: 'idle' });
 
+/**
+ * Bumped by the host whenever the open chat's messages may have changed (sent, received, deleted, swiped,
+ * edited, another chat opened): what the panel derives from the chat's last message reads it to follow.
+ */
+export const chatRevision = signal(0);
+
 /** True while a switch change is being saved, so a double click cannot race the chat save. */
 export const savingAgentMode = signal(false);
 

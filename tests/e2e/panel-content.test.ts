@@ -262,6 +262,8 @@ test('the profile editor is a capability matrix: a glob checks its members, unch
     // What the model is offered follows: no chat_search, chat_read_messages still there.
     session.mock.enqueue(calls(call('workspace_write_file', { path: 'output/main.md', content: 'Hi.' })), calls(call('workspace_commit', {}), call('workspace_finish', {})));
     await sendMessage(page, 'Hello.');
+    // Under load sendMessage can return before the run began: its committed reply is the sure sign it ran.
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'Hi.', undefined, { timeout: 30_000 });
     const offered = (session.mock.requests().find((r) => r.kind === 'generate' && Array.isArray((r.body as { tools?: unknown[] }).tools))!.body as { tools: Array<{ function: { name: string } }> }).tools.map((tool) => tool.function.name);
     assert.ok(!offered.includes('chat_search'));
     assert.ok(offered.includes('chat_read_messages'));

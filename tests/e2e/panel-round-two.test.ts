@@ -246,3 +246,25 @@ test('the README picture: a finished run beside the chat, with the character dra
     await page.locator('.tavern-agent__event[data-event-type="patch-apply"], .tavern-agent__event[data-kind="tool"]', { hasText: 'apply_patch' }).first().locator('.tavern-agent__row-toggle').click();
     await shootPanel(page, 'run', 'en');
 });
+
+test('Retry is drawn disabled, with the reason, once it can only refuse; it is enabled again when the run\'s reply is the last message', async () => {
+    const page = await openAgentChat(session, { reuse: true });
+    session.mock.enqueue(calls(call('workspace_write_file', { path: 'output/main.md', content: 'A reply to retry.' }), call('workspace_commit', {}), call('workspace_finish', { reason: 'done' })));
+    await page.fill('#send_textarea', 'Say something.');
+    await page.click('#send_but');
+    await page.locator('.tavern-agent__run[data-run-state="completed"]').waitFor({ timeout: 30_000 });
+    const retry = page.locator('.tavern-agent__run-header [data-action="retry"]');
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'A reply to retry.');
+    assert.equal(await retry.isEnabled(), true, 'the reply is the last message: Retry can work');
+
+    // A plain message after the reply (Agent Mode off): the chat moved on, and Retry says so without a click.
+    await slash(page, '/sendas name=Seraphina The chat moved on.');
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.at(-1)?.mes === 'The chat moved on.');
+    await page.waitForFunction(() => (document.querySelector('.tavern-agent__run-header [data-action="retry"]') as HTMLButtonElement | null)?.disabled === true);
+    assert.match((await retry.getAttribute('title')) ?? '', /no longer the last message/);
+
+    // Deleting that message makes the run's reply the last one again: Retry follows.
+    await page.evaluate(() => (SillyTavern!.getContext() as unknown as { deleteLastMessage(): Promise<void> }).deleteLastMessage());
+    await page.waitForFunction(() => (document.querySelector('.tavern-agent__run-header [data-action="retry"]') as HTMLButtonElement | null)?.disabled === false);
+    assert.ok(!(await retry.getAttribute('title')), 'no reason is left on it');
+});

@@ -21,7 +21,7 @@ test('the committed dist/ is byte for byte a fresh build of src/', () => {
     try {
         execFileSync(process.execPath, ['build.mjs', '--outdir', outdir], { cwd: root, stdio: 'pipe' });
         const fresh = filesUnder(outdir);
-        assert.deepEqual(fresh.filter((file) => !file.startsWith('chunks/')), ['index.js', 'quickjs.wasm', 'sandbox.js', 'style.css', 'worker.js']);
+        assert.deepEqual(fresh.filter((file) => !file.startsWith('chunks/')), ['card-reader.js', 'index.js', 'quickjs.wasm', 'sandbox.js', 'style.css', 'worker.js']);
         assert.ok(fresh.some((file) => /^chunks\/panel-[A-Z0-9]+\.js$/.test(file)), 'the panel is a chunk of its own');
         const committed = execFileSync('git', ['ls-files', 'dist'], { cwd: root, encoding: 'utf8' }).trim().split('\n').map((f) => path.relative('dist', f)).sort();
         assert.deepEqual(committed, fresh, 'dist/ in git holds exactly the built files');

@@ -1,5 +1,6 @@
 import { t } from '../../i18n/t';
 import { onMessageButtonClick, syncMessageButtons, type MessageButton } from '../sillytavern/message-blocks';
+import { onChatMessagesChanged } from '../sillytavern/chat-changes';
 import { stContext } from '../sillytavern/st-context';
 import { askAndFix } from './fix-reply';
 import { resolveFixTarget } from '../chat/fix-target';
@@ -30,13 +31,7 @@ export function refreshFixButtons(): void {
  * click, so the popup in between cannot make it fix another one.
  */
 export function installFixButtons(): void {
-    const context = stContext();
-    const { eventSource, eventTypes } = context;
-    const refresh = () => queueMicrotask(refreshFixButtons);
-    for (const name of ['CHARACTER_MESSAGE_RENDERED', 'USER_MESSAGE_RENDERED', 'MESSAGE_UPDATED', 'MESSAGE_SWIPED', 'MESSAGE_DELETED', 'CHAT_CHANGED', 'MORE_MESSAGES_LOADED', 'MESSAGE_EDITED']) {
-        const type = eventTypes[name];
-        if (type) eventSource.on(type, refresh);
-    }
+    onChatMessagesChanged(refreshFixButtons);
     onMessageButtonClick(BUTTON_CLASS, (id) => {
         const message = stContext().chat[id];
         if (message) void askAndFix(message);

@@ -10,6 +10,9 @@ import { askToInstall } from './offer-popup';
  * Offers a card's or preset's embedded skills when its chat opens or the preset is selected (once a
  * session per payload; "Not now" is remembered per payload hash), and removes a deleted card's skills.
  */
+/** How long after a chat opens the offer check waits before it looks for the page to be idle. */
+const OPEN_SETTLE_MS = 300;
+
 export function watchSkillOffers(service: HostSkillsService): void {
     const shown = new Set<string>();
     let running = false;
@@ -37,6 +40,16 @@ export function watchSkillOffers(service: HostSkillsService): void {
         toasts.warning(`${refused.message} (${refused.code})`, title);
     }
 
+    /**
+     * Waits until SillyTavern has drawn the chat and the page is idle: reading a large card (the server
+     * decoding it, the reader hashing it) otherwise competes with the chat's own opening for the same cores.
+     */
+    function pageIdle(): Promise<void> {
+        return new Promise((resolve) => {
+            setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 2_000 }) : resolve()), OPEN_SETTLE_MS);
+        });
+    }
+
     async function check(): Promise<void> {
         if (running) {
             again = true;
@@ -45,6 +58,7 @@ export function watchSkillOffers(service: HostSkillsService): void {
         running = true;
         let chat: string | undefined;
         try {
+            await pageIdle();
             do {
                 again = false;
                 chat = stContext().getCurrentChatId();

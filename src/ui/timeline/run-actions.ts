@@ -67,26 +67,31 @@ function reveal(index: number): boolean {
  * reply is the last message, or when the run left no reply and the user's message is still the last one.
  */
 export async function retryRun(summary: RunSummary): Promise<void> {
+    const refusal = retryRefusal(summary);
+    if (refusal) {
+        warn(refusal.message, refusal.title);
+        return;
+    }
+    await services().chat.regenerate();
+}
+
+/**
+ * Why Retry would refuse this run now, or null: the one rule behind the button's state and its click
+ * (issue 40 §6: a button that can only answer "Cannot retry" is drawn disabled, with the reason).
+ */
+export function retryRefusal(summary: RunSummary): { message: string; title?: string } | null {
     const chat = services().chat;
-    if (chatStatus.value.run || chat.generating()) {
-        warn(t`Wait until the current generation has ended.`);
-        return;
-    }
-    if (!isRunChatOpen(summary)) {
-        warn(t`Open the chat this run belongs to first.`);
-        return;
-    }
+    if (chatStatus.value.run || chat.generating()) return { message: t`Wait until the current generation has ended.` };
+    if (!isRunChatOpen(summary)) return { message: t`Open the chat this run belongs to first.` };
     const last = chat.lastMessage();
     if (summary.messageId !== null) {
         if (summary.messageId !== last?.index || last.runId !== summary.runId) {
-            warn(t`Retry repeats the latest turn only. This run's reply is no longer the last message: swipe or edit it in the chat instead.`, t`Cannot retry`);
-            return;
+            return { message: t`Retry repeats the latest turn only. This run's reply is no longer the last message: swipe or edit it in the chat instead.`, title: t`Cannot retry` };
         }
     } else if (!last?.isUser) {
-        warn(t`Retry repeats the latest turn only. The chat has moved on since this run: send a new message instead.`, t`Cannot retry`);
-        return;
+        return { message: t`Retry repeats the latest turn only. The chat has moved on since this run: send a new message instead.`, title: t`Cannot retry` };
     }
-    await chat.regenerate();
+    return null;
 }
 
 export async function commitDraftText(summary: RunSummary, path: string): Promise<void> {

@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'preact/hooks';
 import { failureText } from '../../i18n/failure-text';
 import { t } from '../../i18n/t';
-import { chatStatus } from '../state';
+import { chatRevision, chatStatus } from '../state';
 import { scopeLabel } from '../skills/skill-scope';
 import { formatCost, formatCount, formatDuration, formatTime, generationLabel, shortId, stateLabel } from './format';
 import { END_STATES, type RunSummary } from './rows';
-import { commitDraftText, continueRunFromPanel, exportRunFile, isRunChatOpen, jumpToMessage, resumeInterruptedRun, retryRun } from './run-actions';
+import { commitDraftText, continueRunFromPanel, exportRunFile, isRunChatOpen, jumpToMessage, resumeInterruptedRun, retryRefusal, retryRun } from './run-actions';
 import { latestLiveRun, liveRunId, showLive, type RunSource } from './run-store';
 import { taskCountsText } from './task-status';
 import { useElapsed } from './use-now';
@@ -85,6 +85,9 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
     // Asked of SillyTavern once per chat, not on each render (a live run renders the header for each batch of events).
     const openChatId = chatStatus.value.chatId;
     const chatOpen = useMemo(() => !imported && isRunChatOpen(summary), [imported, summary.chatKey, summary.chatId, openChatId]);
+    // Read so the header follows the chat: a new message, a deletion or a swipe changes what Retry can do.
+    void chatRevision.value;
+    const retryBlocked = ended && chatOpen ? retryRefusal(summary) : null;
     const draft = draftPath(summary);
     const canCommitDraft = chatOpen && draft !== null && ['failed', 'cancelled', 'interrupted'].includes(summary.state);
     const live = latestLiveRun();
@@ -133,7 +136,14 @@ export function RunHeader({ summary, source }: { summary: RunSummary; source: Ru
                     </button>
                 ) : null}
                 {ended && chatOpen ? (
-                    <button type="button" class="menu_button tavern-agent__button" data-action="retry" onClick={() => void retryRun(summary)}>
+                    <button
+                        type="button"
+                        class="menu_button tavern-agent__button"
+                        data-action="retry"
+                        disabled={retryBlocked !== null}
+                        title={retryBlocked?.message}
+                        onClick={() => void retryRun(summary)}
+                    >
                         <span class="fa-solid fa-rotate-right" aria-hidden="true" /> {t`Retry`}
                     </button>
                 ) : null}
