@@ -63,7 +63,10 @@ export interface CardReaderApi {
     parse(source: PayloadSource): Promise<Result<{ hash: string; skills: ParsedSkill[] }>>;
 }
 
-/** The skills payload a character card carries (TauriTavern's `extensions.tauritavern.skills`), or null. */
+/**
+ * The skills payload a character card carries (TauriTavern's `extensions.tauritavern.skills`), or null:
+ * cards V2/V3 keep extensions under `data`, older shapes at the top level.
+ */
 export function cardSkillsPayload(character: unknown): unknown {
     if (!isObject(character)) return null;
     const data = isObject(character.data) ? character.data : null;
@@ -74,7 +77,8 @@ export function cardSkillsPayload(character: unknown): unknown {
     return null;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not an array, not null): what every field of a payload is checked to be. */
+export function isObject(value: unknown): value is Record<string, unknown> {
     return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 

@@ -44,6 +44,7 @@ function scanItem(item: PlannedItem): ScannedSkill[] {
         if (problem) return refusedPreview({ ...problem, error: `${item.label}: ${problem.error}` });
         const sized = group.files.map((file) => ({ path: file.path, size: file.entry.size }));
         const skillMd = group.files.find((file) => file.path === 'SKILL.md');
+        // Missing or over its limit: inspectSkill refuses it from the sizes, never reading these (empty) bytes.
         if (!skillMd || skillMd.entry.size > SKILL_LIMITS.maxSkillMdBytes) return preview(sized, skillMd ? new Uint8Array() : undefined, origin, item.hint);
         const inflated = inflateEntry(item.bytes, skillMd.entry, meter);
         if (!inflated.ok) return refusedPreview({ name: origin.fallbackName, bundle: null, warnings: [], error: `${item.label}: ${item.archiveName}: entry ${JSON.stringify(skillMd.entry.name)} ${inflated.reason}` });

@@ -6,7 +6,7 @@ import { checkEntryPath } from './entry-path';
 import { groupIntoSkills, type SkillGroup } from './group';
 import type { RawFile } from './hash';
 import { formatBytes, PAYLOAD_LIMITS } from './limits';
-import { measurePayload } from '../contract/card-payload';
+import { isObject, measurePayload } from '../contract/card-payload';
 import { parsePlannedArchive, planSkillArchive, type ArchivePlan } from './parse-archive';
 
 /**
@@ -19,10 +19,6 @@ export const INLINE_FILES_FORMAT = 'inline-files-v1';
 export const ARCHIVE_BASE64_FORMAT = 'ttskill-archive-base64-v1';
 
 type Item = Record<string, unknown>;
-
-function isObject(value: unknown): value is Item {
-    return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function text(value: unknown): string {
     return typeof value === 'string' ? value.trim() : '';

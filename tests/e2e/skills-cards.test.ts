@@ -244,7 +244,6 @@ test('a hostile preset payload at the caps is read in a throwaway worker while a
     assert.match(text, /hostile-liar/, 'the scan reads the liar\'s name from SKILL.md without inflating data.md');
     assert.match(text, /bomb\.zip: is compressed \d+× over all its entries/, 'the bomb is refused in the popup, before Install');
     assert.equal(readers.length, 1, 'the payload went to a card reader of its own');
-    await page.waitForFunction(() => true);
     assert.ok(readers[0]!.closed, 'and the reader was thrown away once it answered');
     assert.equal(await page.locator('.tavern-agent__run[data-run-state="running"]').count(), 1, 'the run is still working');
 

@@ -61,10 +61,6 @@ async function openCharacter(): Promise<{ id: number | string; character: Charac
     return character ? { id, character } : null;
 }
 
-function cardPayload(character: Character): unknown {
-    // Cards V2/V3 keep extensions under data; older shapes at the top level.
-    return tauriOf(character.data?.extensions)?.skills ?? tauriOf(character.extensions)?.skills ?? null;
-}
 
 /** The selected chat-completion preset (SillyTavern's `oai_settings.preset_settings_openai`). */
 export function selectedPresetName(): string | null {
@@ -86,7 +82,7 @@ export const stEmbeddedOwners: EmbeddedOwners = {
     async embedded() {
         const found: OwnerPayload[] = [];
         const open = await openCharacter();
-        const card = open ? cardPayload(open.character) : null;
+        const card = open ? cardSkillsPayload(open.character) : null;
         if (open && card) found.push({ kind: 'card', owner: open.character.avatar, scope: { character: open.character.avatar }, payload: card });
         const preset = selectedPresetName();
         const fromPreset = preset ? presetPayload(preset) : null;
@@ -96,7 +92,7 @@ export const stEmbeddedOwners: EmbeddedOwners = {
     async current(target) {
         if (target === 'card') {
             const open = await openCharacter();
-            return open ? { owner: open.character.avatar, payload: cardPayload(open.character) } : null;
+            return open ? { owner: open.character.avatar, payload: cardSkillsPayload(open.character) } : null;
         }
         const preset = selectedPresetName();
         return preset ? { owner: preset, payload: presetPayload(preset) } : null;

@@ -28,6 +28,18 @@ function conflictOf(index: readonly SkillIndexEntry[], scope: SkillScope, bundle
 }
 
 /**
+ * A readable skill's preview placed in its target scope: the wider scopes it replaces there, and refused when
+ * an earlier skill of the input has its name (`seen` holds the names so far; nothing is renamed).
+ */
+function placeInScope(preview: SkillPreview, index: readonly SkillIndexEntry[], scope: SkillScope, seen: Set<string>): SkillPreview {
+    const replaces = replacedIn(index, scope, preview.name);
+    const placed = replaces ? { ...preview, replaces } : preview;
+    if (seen.has(preview.name)) return { ...placed, error: `Another skill in this import is also named "${preview.name}"; skills are never renamed, so only the first is used.` };
+    seen.add(preview.name);
+    return placed;
+}
+
+/**
  * Previews per skill (SKILLS-FORMAT.md: conflict by content hash against the installed skill of that name
  * in the target scope). Two skills of one name in one input refuse the later one: nothing is renamed.
  */
@@ -51,13 +63,8 @@ export function judgeSkills(parsed: readonly ParsedSkill[], index: readonly Skil
             scripts: scriptFilesOf(bundle.files),
             paths: bundle.files.map((file) => ({ path: file.path, bytes: file.bytes })),
         };
-        const replaces = replacedIn(index, scope, bundle.name);
-        if (replaces) preview.replaces = replaces;
-        if (seen.has(bundle.name)) {
-            return { bundle: null, preview: { ...preview, error: `Another skill in this import is also named "${bundle.name}"; skills are never renamed, so only the first is used.` } };
-        }
-        seen.add(bundle.name);
-        return { bundle, preview };
+        const placed = placeInScope(preview, index, scope, seen);
+        return { bundle: placed.error ? null : bundle, preview: placed };
     });
 }
 
@@ -72,12 +79,7 @@ export function judgeScanned(scanned: readonly ScannedSkill[], index: readonly S
         if (skill.error) return { ...skill, conflict: 'new' };
         const installed = installedIn(index, scope, skill.name);
         const conflict: SkillConflict = !installed ? 'new' : installed.source?.payloadHash === payloadHash ? 'same' : 'different';
-        const preview: SkillPreview = { ...skill, conflict };
-        const replaces = replacedIn(index, scope, skill.name);
-        if (replaces) preview.replaces = replaces;
-        if (seen.has(skill.name)) return { ...preview, error: `Another skill in this import is also named "${skill.name}"; skills are never renamed, so only the first is used.` };
-        seen.add(skill.name);
-        return preview;
+        return placeInScope({ ...skill, conflict }, index, scope, seen);
     });
 }
 
