@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
+import { openCharacter, saveSettingsNow, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import { agentOn, call, calls, chatLines } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
@@ -219,6 +219,13 @@ test('a run that fails before it starts (its connection profile is gone) is kept
     await shown.waitFor();
     assert.match(await shown.locator('.tavern-agent__run-header [role="alert"]').innerText(), /no longer exists/);
     assert.deepEqual(pageErrors, []);
+    // The broken Writer was saved with SillyTavern's settings: put the built-in back, or the next tests' pages
+    // (this session's other tests) would run with a connection that no longer exists.
+    await page.evaluate(() => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> } | undefined>;
+        delete settings.tavern_agent?.profiles?.writer;
+    });
+    await saveSettingsNow(page);
     await page.context().close();
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
+import { openCharacter, saveSettingsNow, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { call, calls, openAgentChat } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
@@ -52,14 +52,6 @@ function openRows(page: Page): Promise<number> {
         () =>
             document.querySelectorAll('.tavern-agent__run .tavern-agent__event[data-status="running"], .tavern-agent__run .tavern-agent__event[data-status="pending"], .tavern-agent__run .tavern-agent__event .fa-spin').length,
     );
-}
-
-/** SillyTavern's settings saved now, not debounced: the browser context closes right after. */
-async function saveSettingsNow(page: Page): Promise<void> {
-    await page.evaluate(async () => {
-        const script = (await import(/* @vite-ignore */ '/script.js' as string)) as { saveSettings(): Promise<void> };
-        await script.saveSettings();
-    });
 }
 
 /** Settings are per SillyTavern user, so they outlive a browser context: each test that changes them puts them back. */

@@ -251,3 +251,11 @@ export async function installExtensionFromGit(
   if (body.author !== undefined) out.author = body.author;
   return out;
 }
+
+/** SillyTavern's settings saved now, not debounced: the browser context may close right after. */
+export async function saveSettingsNow(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const script = (await import(/* @vite-ignore */ '/script.js' as string)) as { saveSettings(): Promise<void> };
+    await script.saveSettings();
+  });
+}
