@@ -205,7 +205,6 @@ test('a tab frozen past its lease wakes after another tab took the chat over: it
         await b.evaluate(() => (SillyTavern!.getContext() as unknown as { reloadCurrentChat(): Promise<void> }).reloadCurrentChat());
         await b.evaluate(() => void SillyTavern!.getContext().executeSlashCommandsWithOptions('/trigger', { handleParserErrors: false, handleExecutionErrors: false }));
         await waitFor("tab B's run holds the chat", async () => (await storedRuns(b)).some((run) => run.runId !== runA && (run.lease?.until ?? 0) > Date.now()));
-        assert.equal((await storedRuns(b)).find((run) => run.runId === runA)?.lease, undefined, "tab A's lease is gone");
     } finally {
         await devtools.send('Page.setWebLifecycleState', { state: 'active' });
         wokeAt = Date.now();
@@ -217,10 +216,9 @@ test('a tab frozen past its lease wakes after another tab took the chat over: it
     // Tab A wakes with its model's answer: a commit it must not make.
     // Polled: a page woken from a freeze may draw no frame until it is shown again.
     await a.waitForFunction(() => !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000, polling: 250 });
+    assert.deepEqual((await chatLines(a)).filter((line) => line.mes === FROZEN_TEXT || line.runId === runA), [], 'tab A wrote nothing into its chat');
     await a.locator('#toast-container', { hasText: 'Another tab took this run over' }).waitFor({ timeout: 10_000 });
     await b.waitForFunction((text) => SillyTavern!.getContext().chat.some((m) => m.mes === text) && !globalThis.TavernAgent!.status().run, TAKEN_TEXT, { timeout: 60_000, polling: 250 });
-
-    assert.deepEqual((await chatLines(a)).filter((line) => line.mes === FROZEN_TEXT || line.runId === runA), [], 'tab A wrote nothing into its chat');
     assert.deepEqual((await chatLines(b)).filter((line) => line.runId).map((line) => line.mes), [TAKEN_TEXT], "the chat holds tab B's reply alone");
     const types = await journalTypes(b, runA);
     assert.equal(types.includes('commit'), false, "tab A's run journaled no commit");
