@@ -13,6 +13,7 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, openCharacter, waitForSillyTavernRe
 import { call, calls, chatLines } from '../harness/agent';
 import { freePort } from '../harness/free-port';
 import type { MockTurn } from '../harness/mock-model';
+import { journalTypes, storedRuns } from '../harness/stored-runs';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
@@ -108,53 +109,6 @@ async function openAgentTab(): Promise<Page> {
 async function openPanel(page: Page): Promise<void> {
     await page.click('#tavern_agent_button .drawer-icon');
     await page.locator('aside.tavern-agent').waitFor();
-}
-
-interface StoredRun {
-    runId: string;
-    chatId: string;
-    state: string;
-    messageId: number | null;
-    lease?: { owner: string; token?: string; until: number };
-}
-
-/** The run records of the user's database, read from a page (what every tab's engine reads). */
-async function storedRuns(page: Page): Promise<StoredRun[]> {
-    return page.evaluate(
-        () =>
-            new Promise<StoredRun[]>((resolve, reject) => {
-                const open = indexedDB.open('tavern-agent:default-user');
-                open.onerror = () => reject(open.error);
-                open.onsuccess = () => {
-                    const request = open.result.transaction('runs').objectStore('runs').getAll();
-                    request.onsuccess = () => {
-                        resolve(request.result as StoredRun[]);
-                        open.result.close();
-                    };
-                    request.onerror = () => reject(request.error);
-                };
-            }),
-    );
-}
-
-/** The journal's event types of a run, read from a page. */
-async function journalTypes(page: Page, runId: string): Promise<string[]> {
-    return page.evaluate(
-        (id) =>
-            new Promise<string[]>((resolve, reject) => {
-                const open = indexedDB.open('tavern-agent:default-user');
-                open.onerror = () => reject(open.error);
-                open.onsuccess = () => {
-                    const request = open.result.transaction('events').objectStore('events').getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
-                    request.onsuccess = () => {
-                        resolve((request.result as Array<{ type?: string; group?: Array<{ type: string }> }>).flatMap((record) => (record.group ?? [record]).map((event) => String(event.type))));
-                        open.result.close();
-                    };
-                    request.onerror = () => reject(request.error);
-                };
-            }),
-        runId,
-    );
 }
 
 async function waitFor(what: string, holds: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {

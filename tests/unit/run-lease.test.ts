@@ -160,23 +160,28 @@ function sleepingHost() {
     return { host, commits, waiting, wakeUp: () => wake(reply) };
 }
 
+/** Tab 1's run of the chat, its lease told to stop it when lost (as launchRun does). */
+function tabOneRun(storage: RunStorage, time: ReturnType<typeof clock>, host: HostBridge, lease: Partial<LeaseTerms>, stopped = new AbortController()) {
+    const input = sampleRunInput({ runId: 'sleeper' });
+    const outcome = runAgent(input, {
+        storage,
+        host,
+        tools: ALL_TOOLS,
+        sink: createEventPump(() => undefined),
+        signal: stopped.signal,
+        now: time.now,
+        lease: terms('tab-1', { ...lease, onLost: () => stopped.abort('lost') }),
+    });
+    return { input, outcome, stopped };
+}
+
 describe('a frozen tab', () => {
     for (const [name, exclusive] of [['without Web Locks', true], ['with the check before the commit alone', false]] as const) {
         it(`that wakes after another tab took its run over never commits, and writes nothing more (${name})`, async () => {
             const storage = newStorage();
             const time = clock();
             const tab = sleepingHost();
-            const input = sampleRunInput({ runId: 'sleeper' });
-            const stopped = new AbortController();
-            const outcome = runAgent(input, {
-                storage,
-                host: tab.host,
-                tools: ALL_TOOLS,
-                sink: createEventPump(() => undefined),
-                signal: stopped.signal,
-                now: time.now,
-                lease: terms('tab-1', { exclusive, onLost: () => stopped.abort('lost') }),
-            });
+            const { input, outcome } = tabOneRun(storage, time, tab.host, { exclusive });
             await tab.waiting;
             // Frozen past the lease; tab 2 finds the run cut off, and starts its own run on the chat.
             time.advance(TTL + 1);
@@ -200,17 +205,16 @@ describe('a frozen tab', () => {
         const storage = newStorage();
         const time = clock();
         const tab = sleepingHost();
-        const input = sampleRunInput({ runId: 'sleeper' });
+        // The model never answers: only the stop ends the wait.
         const stopped = new AbortController();
-        const outcome = runAgent(input, {
-            storage,
-            host: { ...tab.host, requestModel: (request) => (tab.host.requestModel(request), new Promise<ModelReply>((resolve) => stopped.signal.addEventListener('abort', () => resolve({ ok: false, status: null, message: 'Cancelled.', aborted: true })))) },
-            tools: ALL_TOOLS,
-            sink: createEventPump(() => undefined),
-            signal: stopped.signal,
-            now: time.now,
-            lease: { owner: 'tab-1', exclusive: true, timing: { ttlMs: TTL, renewMs: 20 }, onLost: () => stopped.abort('lost') },
-        });
+        const host: HostBridge = {
+            ...tab.host,
+            requestModel: (request) => {
+                void tab.host.requestModel(request);
+                return new Promise<ModelReply>((resolve) => stopped.signal.addEventListener('abort', () => resolve({ ok: false, status: null, message: 'Cancelled.', aborted: true })));
+            },
+        };
+        const { input, outcome } = tabOneRun(storage, time, host, { timing: { ttlMs: TTL, renewMs: 20 } }, stopped);
         await tab.waiting;
         time.advance(TTL + 1);
         const other = await RunLease.claim(storage, record('run-2', input.chat.integrity), terms('tab-2'), time.now);
