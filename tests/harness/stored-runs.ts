@@ -6,6 +6,8 @@ export interface StoredRun {
     chatId: string;
     state: string;
     messageId: number | null;
+    createdAt: number;
+    updatedAt: number;
     lease?: { owner: string; token?: string; until: number };
 }
 
