@@ -254,3 +254,13 @@ it('two claims in the same instant on the memory storage: exactly one runs', asy
     const result = await simultaneousClaims(storage, storage);
     assert.deepEqual([result.won, result.busy, result.stored], [['run-1'], 1, ['run-1']]);
 });
+
+it('a claim the storage refuses fails the run with the reason, as any other write would', async () => {
+    const base = createMemoryRunStorage();
+    const storage: RunStorage = { ...base, updateChatRuns: () => Promise.reject(new DOMException('full', 'QuotaExceededError')) };
+    const tab = sleepingHost();
+    const { outcome } = tabOneRun(storage, clock(), tab.host, {});
+    const ended = await outcome;
+    assert.deepEqual([ended.state, ended.error?.code], ['failed', 'store.quota_exceeded']);
+    assert.equal((await base.getRun('sleeper'))?.state, 'failed', 'it is not left looking alive');
+});

@@ -2,7 +2,8 @@ import type { RunInput, RunOutcome } from '../../contract/run-input';
 import type { AgentInvocation } from '../agents/agent';
 import { registerLiveJournal, unregisterLiveJournal } from '../journal/live-journals';
 import { runAgentLoop } from '../loop/agent-loop';
-import { LEASE_LOST_MESSAGE, RunLease } from '../tabs/leases';
+import { storageFailure } from '../../store/storage-failure';
+import { ChatBusy, LEASE_LOST_MESSAGE, RunLease } from '../tabs/leases';
 import { completeRun, failRun } from './complete-run';
 import { prepareRun } from './prepare-run';
 import type { ResumePlan } from './resume-plan';
@@ -38,7 +39,15 @@ export function resumeAgent(plan: ResumePlan, deps: RunDependencies): Promise<Ru
  */
 async function runLifecycle(session: RunSession, begin: () => Promise<RunStart | RunOutcome>): Promise<RunOutcome> {
     const { deps } = session;
-    if (deps.lease) session.lease = await RunLease.claim(deps.storage, session.record, deps.lease, session.now);
+    if (deps.lease) {
+        try {
+            session.lease = await RunLease.claim(deps.storage, session.record, deps.lease, session.now);
+        } catch (error) {
+            if (error instanceof ChatBusy) throw error;
+            // Storage refused the claim: the run fails as at any other write, with the reason named.
+            return failRun(session, storageFailure(error));
+        }
+    }
     deps.guidance?.bind(session.journal);
     registerLiveJournal(session.journal);
     let root: AgentInvocation | null = null;
