@@ -86,6 +86,8 @@ export const RUNTIME_FAILURE_CODES = [
     /** The budget (rounds, calls) was spent and the wrap-up turn committed nothing: not the model's plain text. */
     'run.budget_exhausted',
     'run.resume_failed',
+    /** Another tab took over the run (its lease, issue 39 §3) while this one was frozen or asleep: this tab stopped it, writing nothing. */
+    'run.lease_lost',
 ] as const;
 export type RuntimeFailureCode = (typeof RUNTIME_FAILURE_CODES)[number];
 

@@ -38,10 +38,12 @@ export const RunRecordSchema = z.object({
     createdAt: z.number(),
     updatedAt: z.number(),
     /**
-     * Where Web Locks are missing (a plain-HTTP LAN origin), the tab working on the run renews this lease
-     * while it works: another tab treats the run as alive until `until`, and never marks it interrupted.
+     * The run's lease (engine/tabs/leases.ts): the engine working on it (`owner`) renews it while it works,
+     * and `token` names that one claim. Where Web Locks are missing (a plain-HTTP LAN origin) another tab
+     * treats the run as alive until `until`; a claim whose token is no longer here has lost the run. A record
+     * stored before tokens has none: its lease is nobody's now.
      */
-    lease: z.object({ owner: z.string(), until: z.number() }).optional(),
+    lease: z.object({ owner: z.string(), token: z.string().optional(), until: z.number() }).optional(),
     /** Kept as a summary by retention: record and journal only, its files and checkpoints were dropped. */
     summary: z.boolean().optional(),
     /**

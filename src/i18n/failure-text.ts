@@ -23,6 +23,8 @@ export function storedSentence(text: string): string {
             return t`Cancelled through the API.`;
         case 'The run was stopped; nothing more is written to the chat.':
             return t`The run was stopped; nothing more is written to the chat.`;
+        case 'Another tab took this run over while this tab was asleep; this tab stopped it and wrote nothing more.':
+            return t`Another tab took this run over while this tab was asleep; this tab stopped it and wrote nothing more.`;
         default:
             return text;
     }

@@ -1,12 +1,12 @@
-import { unwrap, type IDBPDatabase } from 'idb';
-import type { WorkspaceFile } from '../contract/records';
+import { unwrap, type IDBPDatabase, type IDBPObjectStore } from 'idb';
+import type { RunRecord, WorkspaceFile } from '../contract/records';
 import type { StoredEventRecord } from '../contract/events';
 import type { JournalEvent } from '../contract/events';
 import { chunkHash, isChunkedPath, splitIntoChunks } from './content-chunks';
 import { eventsOf, groupRecord, inlineFilesOf, isEventGroup, mayBeInline, withoutFiles } from './event-groups';
 import type { ChunkRef, TavernAgentDb } from './db';
 import { claimInDb, releaseInDb, runClaimsRange } from './idb-lore-claims';
-import type { EventWrite, RunStorage } from './run-storage';
+import type { EventWrite, RunStorage, RunsUpdate } from './run-storage';
 
 type Db = IDBPDatabase<TavernAgentDb>;
 const runRange = (runId: string) => IDBKeyRange.bound([runId, ''], [runId, '\uffff']);
@@ -188,11 +188,32 @@ export function createIdbRunStorage(db: Db): RunStorage {
         await tx.done;
         return inSeqOrder(eventsOf(records, fromSeq));
     }
+    /** Reads run records and puts what `decide` makes of them, in one readwrite transaction (run-storage.ts). */
+    async function updateRuns<T>(read: (store: IDBPObjectStore<TavernAgentDb, ['runs'], 'runs', 'readwrite'>) => Promise<RunRecord[]>, decide: (stored: RunRecord[]) => RunsUpdate<T>): Promise<T> {
+        const tx = db.transaction('runs', 'readwrite');
+        let update: RunsUpdate<T>;
+        try {
+            update = decide(await read(tx.store));
+        } catch (error) {
+            // Nothing was queued: the transaction ends empty.
+            tx.done.catch(() => undefined);
+            throw error;
+        }
+        await allOrNothing(tx, (write) => {
+            for (const record of update.put ?? []) write(tx.store.put(record));
+        });
+        return update.value;
+    }
     return {
         async putRun(run) { await db.put('runs', run); },
         getRun: (runId) => db.get('runs', runId),
         listRuns: (chatKey) => db.getAllFromIndex('runs', 'byChat', chatKey),
         listAllRuns: () => db.getAll('runs'),
+        updateRun: (runId, decide) => updateRuns(async (store) => {
+            const run = await store.get(runId);
+            return run ? [run] : [];
+        }, (stored) => decide(stored[0])),
+        updateChatRuns: (chatKey, decide) => updateRuns((store) => store.index('byChat').getAll(chatKey), decide),
         appendEvent: (event, attachments) => appendEvents([{ event, ...(attachments ? { attachments } : {}) }]),
         appendEvents,
         listEvents,

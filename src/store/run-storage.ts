@@ -12,6 +12,15 @@ export interface EventWrite {
 }
 
 /**
+ * What a read-and-write transaction over run records makes of what it read: its answer, and the records to
+ * put (none: nothing is written).
+ */
+export interface RunsUpdate<T> {
+    value: T;
+    put?: readonly RunRecord[];
+}
+
+/**
  * Everything a run stores, as one narrow interface: IndexedDB in the product (idb-run-storage.ts), memory
  * in unit tests. Every method rejects on failure; `storageFailure` (storage-failure.ts) names the error for the user.
  */
@@ -20,6 +29,14 @@ export interface RunStorage {
     getRun(runId: string): Promise<RunRecord | undefined>;
     listRuns(chatKey: string): Promise<RunRecord[]>;
     listAllRuns(): Promise<RunRecord[]>;
+    /**
+     * Reads a run's record and puts what `decide` returns, in one readwrite transaction: no other write of a
+     * run record lands in between (the run lease's renewal and fenced saves, engine/tabs/leases.ts).
+     * `decide` runs inside the transaction: synchronous, it waits on nothing.
+     */
+    updateRun<T>(runId: string, decide: (stored: RunRecord | undefined) => RunsUpdate<T>): Promise<T>;
+    /** The same over every record of one chat (the lease's claim: one writer per chat). */
+    updateChatRuns<T>(chatKey: string, decide: (stored: RunRecord[]) => RunsUpdate<T>): Promise<T>;
     /**
      * Appends a journal event, and stores `with` (the files and checkpoints the event records) in the same
      * transaction: a step and its data land together or not at all, in one write instead of several.
@@ -81,6 +98,13 @@ export function createMemoryRunStorage(): RunStorage {
     const byRunId = (a: RunRecord, b: RunRecord) => byString(a.runId, b.runId);
     const ofRun = <T extends { runId: string }>(map: Map<string, T>, runId: string) => [...map.values()].filter((r) => r.runId === runId);
 
+    // No await between the read and the puts: nothing else runs in between, as in one IndexedDB transaction.
+    function update<T>(stored: RunRecord[], decide: (stored: RunRecord[]) => RunsUpdate<T>): T {
+        const { value, put = [] } = decide(stored.map(clone));
+        const records = put.map(clone);
+        for (const record of records) runs.set(record.runId, record);
+        return value;
+    }
     async function appendEvents(writes: EventWrite[]): Promise<void> {
         const stored = writes.map((w) => clone(w.event));
         const newFiles = writes.flatMap((w) => w.attachments?.files ?? []).map(clone);
@@ -101,6 +125,11 @@ export function createMemoryRunStorage(): RunStorage {
         async getRun(runId) { const run = runs.get(runId); return run && clone(run); },
         async listRuns(chatKey) { return [...runs.values()].filter((run) => run.chatKey === chatKey).sort(byRunId).map(clone); },
         async listAllRuns() { return [...runs.values()].sort(byRunId).map(clone); },
+        async updateRun(runId, decide) {
+            const run = runs.get(runId);
+            return update(run ? [run] : [], (stored) => decide(stored[0]));
+        },
+        async updateChatRuns(chatKey, decide) { return update([...runs.values()].filter((run) => run.chatKey === chatKey).sort(byRunId), decide); },
         appendEvent: (event, attachments) => appendEvents([{ event, ...(attachments ? { attachments } : {}) }]),
         appendEvents,
         async listEvents(runId, fromSeq = 0) { return ofRun(events, runId).filter((e) => e.seq >= fromSeq).sort(bySeq).map(clone); },

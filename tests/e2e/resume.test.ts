@@ -8,6 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, openCharacter, waitForSillyTavernReady } from '../harness/browser';
 import { call, calls, chatLines, openAgentChat, toolMessages } from '../harness/agent';
 import type { MockTurn } from '../harness/mock-model';
+import { journalTypes } from '../harness/stored-runs';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
@@ -43,27 +44,6 @@ async function waitForStatus(page: Page, holds: (s: Status) => boolean, timeoutM
 async function startTurn(page: Page, text: string): Promise<void> {
     await page.fill('#send_textarea', text);
     await page.click('#send_but');
-}
-
-/** The journal of a run, read from the page's IndexedDB (what the timeline and an export are made of). */
-async function journalTypes(page: Page, runId: string): Promise<string[]> {
-    return page.evaluate(
-        (id) =>
-            new Promise<string[]>((resolve, reject) => {
-                const open = indexedDB.open('tavern-agent:default-user');
-                open.onerror = () => reject(open.error);
-                open.onsuccess = () => {
-                    const request = open.result.transaction('events').objectStore('events').getAll(IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]));
-                    request.onsuccess = () => {
-                        // A record is one journal write (a group of events, database version 4) or, before, one event.
-                        resolve((request.result as Array<{ type?: string; group?: Array<{ type: string }> }>).flatMap((record) => (record.group ?? [record]).map((event) => String(event.type))));
-                        open.result.close();
-                    };
-                    request.onerror = () => reject(request.error);
-                };
-            }),
-        runId,
-    );
 }
 
 test('a run cut off by a reload is interrupted; /agent resume continues it with one reply, nothing replayed', async () => {

@@ -11,6 +11,9 @@ import type { HostBridge } from '../../src/contract/wire';
 import { newEngineState } from '../../src/engine/api/engine-state';
 import { launchRun } from '../../src/engine/api/run-launch';
 import { phasedProfile } from '../../src/engine/run/phase-run';
+import type { RunDependencies } from '../../src/engine/run/run-session';
+import { RunLease } from '../../src/engine/tabs/leases';
+import type { RunRecord } from '../../src/contract/records';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
 import { rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 import { sampleRunInput } from '../fixtures/run-input';
@@ -82,9 +85,13 @@ describe('a keeper after the reply', () => {
         const chat = sampleRunInput().chat;
         let release = () => undefined as void;
         const held = new Promise<void>((resolve) => (release = resolve));
-        const working = (runId: string, phase: 'reply' | 'after') => async (): Promise<RunOutcome> => {
-            await storage.putRun({ v: 1, runId, chatKey: chat.integrity, chatId: chat.chatId, profileId: 'writer', generationType: 'normal', state: 'running', messageId: null, error: null, createdAt: 1, updatedAt: 1, phase });
+        // Each run claims its lease first, as runLifecycle does (launchRun always gives its terms): without Web
+        // Locks the claim keeps the chat to one writer.
+        const working = (runId: string, phase: 'reply' | 'after') => async (deps: RunDependencies): Promise<RunOutcome> => {
+            const record: RunRecord = { v: 1, runId, chatKey: chat.integrity, chatId: chat.chatId, profileId: 'writer', generationType: 'normal', state: 'running', messageId: null, error: null, createdAt: 1, updatedAt: 1, phase };
+            const lease = await RunLease.claim(storage, record, deps.lease!, Date.now);
             await held;
+            lease.release();
             return { runId, state: 'completed', messageId: null, error: null };
         };
         const keeper = launchRun(state, storage, { runId: 'keeper', chat, phase: 'after' }, host, working('keeper', 'after'));

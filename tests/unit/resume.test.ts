@@ -59,18 +59,27 @@ describe('one writer per chat', () => {
         const { runAgent } = await import('../../src/engine/run/run-lifecycle');
         const { reliabilityInput } = await import('../fixtures/reliability');
         const storage = newStorage();
-        const leases: Array<{ owner: string; until: number } | undefined> = [];
-        const watching = { ...storage, async putRun(record: Parameters<typeof storage.putRun>[0]) { leases.push(record.lease); return storage.putRun(record); } };
-        const outcome = await runAgent(reliabilityInput(), {
-            storage: watching,
-            host: { requestModel: async () => ({ ok: false, status: 500, message: 'no model', aborted: false }), commit: async () => ({ ok: false, error: { code: 'host.commit_failed', message: 'x', detail: null } }) as never, onEvents() {} },
+        const input = reliabilityInput();
+        let working: { owner: string; token?: string; until: number } | undefined;
+        const outcome = await runAgent(input, {
+            storage,
+            host: {
+                requestModel: async () => {
+                    working = (await storage.getRun(input.runId))?.lease;
+                    return { ok: false, status: 500, message: 'no model', aborted: false };
+                },
+                commit: async () => ({ ok: false, error: { code: 'host.commit_failed', message: 'x', detail: null } }) as never,
+                onEvents() {},
+            },
             tools: [],
             sink: () => undefined,
             signal: new AbortController().signal,
-            leaseOwner: 'engine-this-tab',
+            lease: { owner: 'engine-this-tab', exclusive: true },
             now: () => 5_000,
         });
         assert.equal(outcome.state, 'failed');
-        assert.ok(leases.some((lease) => lease?.owner === 'engine-this-tab' && lease.until > 5_000), 'the record carries the lease');
+        assert.equal(working?.owner, 'engine-this-tab', 'the record carries the lease while the run works');
+        assert.ok(working.token && working.until > 5_000);
+        assert.equal((await storage.getRun(input.runId))!.lease?.until, 5_000, 'the lease ends with the run');
     });
 });

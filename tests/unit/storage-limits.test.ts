@@ -221,7 +221,8 @@ describe('storage full', () => {
         const storage = newStorage();
         await storage.putRun(record('stuck', 'chat-a', 1, 'running'));
         await storage.putRun(record('cut', 'chat-a', 2, 'running'));
-        const flaky: RunStorage = { ...storage, putRun: (run) => (run.runId === 'stuck' ? Promise.reject(new DOMException('full', 'QuotaExceededError')) : storage.putRun(run)) };
+        // The sweep marks a run in one transaction that checks it again (tabs/sweep.ts).
+        const flaky: RunStorage = { ...storage, updateRun: (runId, decide) => (runId === 'stuck' ? Promise.reject(new DOMException('full', 'QuotaExceededError')) : storage.updateRun(runId, decide)) };
         assert.equal(await markInterruptedRuns(flaky), 1);
         assert.equal((await storage.getRun('cut'))?.state, 'interrupted');
     });

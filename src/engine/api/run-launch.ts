@@ -1,6 +1,5 @@
 import { releaseProxy, type Remote } from 'comlink';
 import { fail, ok, type Result } from '../../contract/result';
-import { isEndedState } from '../../contract/records';
 import type { RunInput, RunOutcome } from '../../contract/run-input';
 import type { HostBridge } from '../../contract/wire';
 import { extToolDefinitions } from '../../tools/ext';
@@ -12,7 +11,8 @@ import { createEventPump } from '../journal/event-pump';
 import type { RunDependencies } from '../run/run-session';
 import type { RunStorage } from '../../store/run-storage';
 import { withChatWriter } from '../tabs/chat-writer';
-import { leaseHeld } from '../tabs/leases';
+import { ChatBusy } from '../tabs/leases';
+import { webLocks } from '../tabs/protocol';
 import { withRunLock } from '../tabs/run-locks';
 import { workerSandboxPool } from '../scripts/sandbox-pool';
 import { skillFileReader } from './skills-api';
@@ -33,33 +33,39 @@ export async function launchRun(state: EngineState, storage: RunStorage, input: 
     const controller = new AbortController();
     const guidance = new GuidanceQueue();
     state.running.set(runId, { controller, guidance });
+    const busy = () => fail('run.chat_busy', 'An agent is already working on this chat (in this or another tab); wait for it to end.');
+    // A keeper after a reply writes no chat message (only its memory, into the reply it follows): it works
+    // beside the chat's writer, so the user's next turn never waits for it (issue 34).
+    const keeper = input.phase === 'after';
     const run = async (): Promise<Result<RunOutcome>> => {
-        const outcome = await withRunLock(runId, async () => {
-            const events = liveSink(state, host, chatKey);
-            const outcome = await work({
-                storage,
-                host,
-                tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, runId))],
-                sink: events.sink,
-                signal: controller.signal,
-                guidance,
-                leaseOwner: state.engineId,
-                scripts: (state.scripts ??= workerSandboxPool()),
-                ...(state.skillCache ? { skillFiles: skillFileReader(state.skillCache) } : {}),
+        let outcome: RunOutcome;
+        try {
+            outcome = await withRunLock(runId, async () => {
+                const events = liveSink(state, host, chatKey);
+                const outcome = await work({
+                    storage,
+                    host,
+                    tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, runId))],
+                    sink: events.sink,
+                    signal: controller.signal,
+                    guidance,
+                    // Without Web Locks the lease is what makes the run its chat's only writer (tabs/protocol.ts).
+                    lease: { owner: state.engineId, exclusive: !keeper && webLocks() === null, onLost: () => controller.abort('Another tab took this run over.') },
+                    scripts: (state.scripts ??= workerSandboxPool()),
+                    ...(state.skillCache ? { skillFiles: skillFileReader(state.skillCache) } : {}),
+                });
+                await events.delivered();
+                return outcome;
             });
-            await events.delivered();
-            return outcome;
-        });
+        } catch (error) {
+            if (error instanceof ChatBusy) return busy();
+            throw error;
+        }
         state.live?.ended(chatKey, outcome);
         return ok(outcome);
     };
     try {
-        // A keeper after a reply writes no chat message (only its memory, into the reply it follows): it works
-        // beside the chat's writer, so the user's next turn never waits for it (issue 34).
-        if (input.phase === 'after') return await run();
-        return await withChatWriter(chatKey, () => othersAlive(state, chatKey, runId), run, () =>
-            fail('run.chat_busy', 'An agent is already working on this chat (in this or another tab); wait for it to end.'),
-        );
+        return keeper ? await run() : await withChatWriter(chatKey, run, busy);
     } finally {
         state.running.delete(runId);
         // Storage stays bounded: after each run, its chat keeps only what the retention settings say
@@ -71,13 +77,6 @@ export async function launchRun(state: EngineState, storage: RunStorage, input: 
 /** The run's bridge is a comlink proxy made for this run: release it, or the page keeps it forever. */
 export function releaseBridge(host: HostBridge): void {
     (host as Partial<Remote<HostBridge>>)[releaseProxy]?.();
-}
-
-/** Whether a run of the chat other than `runId` is being worked on by some tab (lease or local). */
-async function othersAlive(state: EngineState, chatKey: string, runId: string): Promise<boolean> {
-    if (!state.storage) return false;
-    const now = Date.now();
-    return (await state.storage.listRuns(chatKey)).some((run) => run.runId !== runId && run.phase !== 'after' && !isEndedState(run.state) && (state.running.has(run.runId) || leaseHeld(run, now)));
 }
 
 /**

@@ -94,6 +94,9 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     const reply = await replied;
     // A failed request write ends the run here, before anything acts on the reply.
     await requested;
+    // The wait for a model is where a tab sleeps or is frozen: without Web Locks, nothing acts on the reply
+    // before the run is known to be still this tab's (tabs/protocol.ts §3).
+    await session.lease?.confirm();
     if (!reply.ok) {
         if (reply.aborted || signal.aborted) throw cancelledFailure(agent.taskId !== null);
         throw new RunFailure('model.request_failed', `The model request failed: ${reply.message}`, `HTTP ${reply.status ?? '-'}`);

@@ -21,7 +21,7 @@ export async function completeRun(session: RunSession, workspace: Workspace, end
     if (end.reason === 'finished') {
         const persisted = workspace.filesUnder('persist');
         try {
-            await session.deps.storage.putPersistState({ v: RECORD_VERSION, runId: input.runId, chatKey: record.chatKey, files: persisted, at: session.now() });
+            await session.storage.putPersistState({ v: RECORD_VERSION, runId: input.runId, chatKey: record.chatKey, files: persisted, at: session.now() });
         } catch (error) {
             throw storageFailure(error);
         }
@@ -123,7 +123,7 @@ async function saveEndState(session: RunSession, failure: RunFailure): Promise<v
         if (failure.code !== 'store.quota_exceeded') return;
     }
     try {
-        await session.deps.storage.dropRunData(session.input.runId);
+        await session.storage.dropRunData(session.input.runId);
         await session.saveRecord();
     } catch {
         // Nothing more to free: the next engine start marks the run interrupted.

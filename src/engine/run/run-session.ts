@@ -13,6 +13,7 @@ import type { GuidanceQueue } from '../agents/guidance-queue';
 import { RunProjection } from '../projection/run-projection';
 import { ScriptSlots } from '../scripts/script-slots';
 import { SCRIPTS_AT_ONCE_PER_RUN, type ScriptRunner } from '../../contract/scripts';
+import { leaseLost, type LeaseTerms, type RunLease } from '../tabs/leases';
 
 export interface RunDependencies {
     storage: RunStorage;
@@ -39,8 +40,8 @@ export interface RunDependencies {
     random?: () => number;
     /** The user's guidance for this run, added from the page while it works. */
     guidance?: GuidanceQueue;
-    /** This engine's id: the owner named in the run's lease (renewed while the run works). */
-    leaseOwner?: string;
+    /** The run's lease (tabs/leases.ts): claimed before the run writes anything, renewed while it works. */
+    lease?: LeaseTerms;
 }
 
 /** Where a resumed run picks up: its stored record and the journal's next number. */
@@ -62,6 +63,10 @@ export class RunSession {
     readonly now: () => number;
     /** Storage for files no event records; errors come back named (`store.write_failed`, quota). */
     readonly fileStore: FileStore;
+    /** The run's storage, fenced: once its lease is lost, every write fails with `run.lease_lost`. */
+    readonly storage: RunStorage;
+    /** The run's lease, once claimed (runs without one, as in unit tests, write plainly). */
+    lease: RunLease | null = null;
 
     constructor(
         readonly input: RunInput,
@@ -70,12 +75,13 @@ export class RunSession {
     ) {
         this.now = deps.now ?? Date.now;
         this.projection = new RunProjection(input.source);
+        this.storage = fenced(deps.storage, () => this.lease?.lost === true);
         // Every event appended is applied to the projection in the same step (journal first, then act).
-        this.journal = new Journal(input.runId, deps.storage, deps.sink, this.now, resume?.nextSeq ?? 0, (fact, at, files, decoded) =>
+        this.journal = new Journal(input.runId, this.storage, deps.sink, this.now, resume?.nextSeq ?? 0, (fact, at, files, decoded) =>
             this.projection.apply(fact, at, files, decoded),
         );
         const failed = (error: unknown) => Promise.reject(storageFailure(error));
-        this.fileStore = { putFile: (file) => deps.storage.putFile(file).catch(failed), putFiles: (files) => deps.storage.putFiles(files).catch(failed) };
+        this.fileStore = { putFile: (file) => this.storage.putFile(file).catch(failed), putFiles: (files) => this.storage.putFiles(files).catch(failed) };
         this.record = {
             v: RECORD_VERSION,
             runId: input.runId,
@@ -93,7 +99,11 @@ export class RunSession {
             ...(input.follows ? { follows: input.follows.messageIndex } : {}),
         };
         // The same run goes on: its record (committed message, creation time); its numbering comes from the journal.
-        if (resume) this.record = { ...resume.record };
+        // The lease stored with it was its last holder's: this run's own is claimed anew.
+        if (resume) {
+            const { lease: _lease, ...record } = resume.record;
+            this.record = record;
+        }
     }
 
     get signal(): AbortSignal {
@@ -110,7 +120,9 @@ export class RunSession {
         // The record never gets ahead of the journal: deferred events (a call's result) land first.
         await this.journal.flush();
         try {
-            await this.deps.storage.putRun({ ...this.record });
+            // With a lease, the record lands only while the lease is still this run's (tabs/leases.ts).
+            if (this.lease) await this.lease.save({ ...this.record });
+            else await this.storage.putRun({ ...this.record });
         } catch (error) {
             throw storageFailure(error);
         }
@@ -150,4 +162,22 @@ export class RunSession {
     checkCancelled(): void {
         if (this.signal.aborted) throw new RunFailure('run.cancelled', 'The run was stopped.');
     }
+}
+
+/** Storage whose writes fail with `run.lease_lost` once `lost()` says so: a run that lost its lease writes nothing more. */
+function fenced(storage: RunStorage, lost: () => boolean): RunStorage {
+    const guard =
+        <A extends unknown[]>(write: (...args: A) => Promise<void>) =>
+        (...args: A): Promise<void> =>
+            lost() ? Promise.reject(leaseLost()) : write(...args);
+    return {
+        ...storage,
+        putRun: guard(storage.putRun),
+        appendEvent: guard(storage.appendEvent),
+        appendEvents: guard(storage.appendEvents),
+        putFile: guard(storage.putFile),
+        putFiles: guard(storage.putFiles),
+        putPersistState: guard(storage.putPersistState),
+        dropRunData: guard(storage.dropRunData),
+    };
 }

@@ -22,17 +22,24 @@ export async function markInterruptedRuns(
 ): Promise<number> {
     const runs = await storage.listAllRuns();
     let count = 0;
-    for (const run of runs) {
+    // Cut off as read a moment ago, and still so: a tab may have renewed the lease since the list was read.
+    const cutOff = (run: RunRecord | undefined): run is RunRecord =>
         // An imported copy is never a run of this browser, whatever state it claims (issue 39 §5).
-        if (run.chatKey === IMPORTED_CHAT_KEY) continue;
-        if (isEndedState(run.state) || isAlive(run.runId) || (!ignoreLeases && leaseHeld(run, now()))) continue;
+        run !== undefined && run.chatKey !== IMPORTED_CHAT_KEY && !isEndedState(run.state) && !isAlive(run.runId) && (ignoreLeases || !leaseHeld(run, now()));
+    for (const listed of runs) {
+        if (!cutOff(listed)) continue;
         try {
-            const events = await storage.listEvents(run.runId);
-            const journal = new Journal(run.runId, storage, () => undefined, now, (events.at(-1)?.seq ?? -1) + 1);
-            const { lease: _lease, ...rest } = run;
-            await storage.putRun({ ...rest, state: 'interrupted', error: { code: 'run.interrupted', message: INTERRUPTED_MESSAGE }, updatedAt: now() });
+            const events = await storage.listEvents(listed.runId);
+            const journal = new Journal(listed.runId, storage, () => undefined, now, (events.at(-1)?.seq ?? -1) + 1);
+            // Checked and marked in one transaction; its lease goes, so the tab that held it writes nothing more.
+            const from = await storage.updateRun(listed.runId, (run) => {
+                if (!cutOff(run)) return { value: null };
+                const { lease: _lease, ...rest } = run;
+                return { value: run.state, put: [{ ...rest, state: 'interrupted', error: { code: 'run.interrupted', message: INTERRUPTED_MESSAGE }, updatedAt: now() }] };
+            });
+            if (from === null) continue;
             await journal.append('run-fail', { code: 'run.interrupted', message: INTERRUPTED_MESSAGE, detail: null });
-            await journal.append('run-state', { from: run.state, to: 'interrupted' });
+            await journal.append('run-state', { from, to: 'interrupted' });
             count += 1;
         } catch {
             // Another tab marked it at the same moment (its events took these numbers): it is interrupted either way.
@@ -47,7 +54,7 @@ export function isCutOff(run: RunRecord, lockedIds: ReadonlySet<string>, now: nu
 }
 
 /**
- * The engine's sweep (tabs/protocol.ts §3): marks runs no tab works on any more as interrupted (a reload, a
+ * The engine's sweep (tabs/protocol.ts §5): marks runs no tab works on any more as interrupted (a reload, a
  * closed tab, a dead worker), one sweep at a time, or two would journal the same run's interruption.
  */
 export function createSweeper(storageOf: () => RunStorage | null, workingHere: (runId: string) => boolean): () => Promise<void> {
