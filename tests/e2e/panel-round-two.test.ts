@@ -269,3 +269,24 @@ test('Retry is drawn disabled, with the reason, once it can only refuse; it is e
     await page.waitForFunction(() => (document.querySelector('.tavern-agent__run-header [data-action="retry"]') as HTMLButtonElement | null)?.disabled === false);
     assert.ok(!(await retry.getAttribute('title')), 'no reason is left on it');
 });
+
+test('a pinned character list stays under the open panel, with no strip above it, and shows again when the panel closes', async () => {
+    const page = await openAgentChat(session, { panel: false });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.click('#rightNavDrawerIcon');
+    await page.locator('#right-nav-panel.openDrawer').waitFor();
+    await page.locator('label[for="rm_button_panel_pin"]').click();
+    await page.locator('#right-nav-panel.pinnedOpen').waitFor();
+    // Right of SillyTavern's top bar, above the panel's top edge: where the list's strip showed.
+    const listAt = (x: number, y: number) => page.evaluate(([px, py]) => Boolean(document.elementFromPoint(px!, py!)?.closest('#right-nav-panel')), [x, y]);
+    assert.equal(await listAt(1260, 10), true, 'the pinned list is drawn there before the panel opens');
+    await page.click('#tavern_agent_button .drawer-icon');
+    await page.locator('aside.tavern-agent').waitFor();
+    assert.equal(await listAt(1260, 10), false, 'no strip of the list above the panel');
+    assert.equal(await listAt(1260, 400), false, 'the panel covers the list');
+    await page.click('#tavern_agent_button .drawer-icon');
+    await page.locator('aside.tavern-agent').waitFor({ state: 'detached' });
+    assert.equal(await listAt(1260, 10), true, 'the list is back, still pinned');
+    assert.equal(await page.locator('#right-nav-panel.pinnedOpen.openDrawer').count(), 1);
+    await page.context().close();
+});
