@@ -14,6 +14,8 @@ import { median } from './lib/stats';
 
 const OPENS = 7;
 const PARSE_REPEATS = 5;
+/** Long tasks are summed over this long after each open, whatever the kind (the offer check ends well before). */
+const WINDOW_MS = 8_000;
 
 const skillMd = (name: string, extra = '') => `---\nname: ${name}\ndescription: A skill at the caps.\n${extra}---\n\nBody.\n`;
 
@@ -83,6 +85,7 @@ export const cardPayload: Benchmark = {
             });
             const samples: Record<'plain' | 'heavy' | 'light', number[]> = { plain: [], heavy: [], light: [] };
             const longTasks: Record<'plain' | 'heavy' | 'light', number[]> = { plain: [], heavy: [], light: [] };
+            const offerMs: Record<'plain' | 'heavy' | 'light', number[]> = { plain: [], heavy: [], light: [] };
             for (let i = 0; i < OPENS; i++) {
                 for (const [kind, avatar] of [['plain', plain], ['heavy', heavy], ['light', light]] as const) {
                     await openCharacter(page, 'default_Seraphina.png');
@@ -93,6 +96,11 @@ export const cardPayload: Benchmark = {
                     samples[kind].push(Date.now() - started);
                     // The offer check (scan in the card reader, then the popup) finishes after the chat is drawn.
                     await page.waitForFunction(() => Boolean(document.querySelector('.popup:has(.tavern-agent-skill-offer)')) || document.body.dataset.tavernAgentSkillOffersChecked === SillyTavern!.getContext().getCurrentChatId(), undefined, { timeout: 30_000 });
+                    offerMs[kind].push(Date.now() - started);
+                    // One window for every kind: SillyTavern's own prompt dry runs (the prompt manager's token
+                    // counts) come a second or more after any open, so a window that ends with the offer check
+                    // would count them for the slow check only.
+                    await page.waitForTimeout(Math.max(0, WINDOW_MS - (Date.now() - started)));
                     longTasks[kind].push(await page.evaluate(() => (globalThis as { benchLongTasks?: number[] }).benchLongTasks!.reduce((sum, ms) => sum + ms, 0)));
                     await page.keyboard.press('Escape');
                 }
@@ -100,7 +108,7 @@ export const cardPayload: Benchmark = {
             const plainMs = median(samples.plain);
             const heavyMs = median(samples.heavy);
             const ratio = ratioOf(heavyMs, plainMs);
-            log(`  chat open: no payload ${plainMs} ms, largest payload ${heavyMs} ms (${ratio?.toFixed(2)}×), 64 small skills ${median(samples.light)} ms; long tasks ${median(longTasks.plain)} / ${median(longTasks.heavy)} / ${median(longTasks.light)} ms`);
+            log(`  chat open: no payload ${plainMs} ms, largest payload ${heavyMs} ms (${ratio?.toFixed(2)}×), 64 small skills ${median(samples.light)} ms; long tasks ${median(longTasks.plain)} / ${median(longTasks.heavy)} / ${median(longTasks.light)} ms; offer checked after ${median(offerMs.plain)} / ${median(offerMs.heavy)} / ${median(offerMs.light)} ms`);
             return {
                 figures: [
                     {
@@ -113,13 +121,13 @@ export const cardPayload: Benchmark = {
                         target: '≤ 1.1×',
                         met: ratio === null ? null : ratio <= 1.1,
                     },
-                    { id: 'card-payload.long-tasks.small', label: '… the same with 64 one-line skills (the popup of 64 skills without the payload\'s size)', value: median(longTasks.light) - median(longTasks.plain), unit: 'ms' },
-                    { id: 'card-payload.long-tasks', label: '… long-task time on the page until the offer is up (median), no payload → largest', value: median(longTasks.heavy) - median(longTasks.plain), unit: 'ms', target: '≤ 100 ms', met: median(longTasks.heavy) - median(longTasks.plain) <= 100 },
+                    { id: 'card-payload.long-tasks.small', label: '… the same for 64 one-line skills (the popup of 64 skills without the payload\'s size), minus none', value: median(longTasks.light) - median(longTasks.plain), unit: 'ms' },
+                    { id: 'card-payload.long-tasks', label: `… long-task time on the page in the ${WINDOW_MS / 1000} s after the open (median), largest payload minus none`, value: median(longTasks.heavy) - median(longTasks.plain), unit: 'ms', target: '≤ 100 ms', met: median(longTasks.heavy) - median(longTasks.plain) <= 100 },
                     ...parsers.map((parser, i) => ({ id: `card-payload.parser.${i}`, label: `${parser.label}: scan / full parse`, value: parser.parseMs, unit: 'ms', baseline: { label: 'scan', value: parser.scanMs } })),
                 ],
-                details: { samples, longTasks, parsers },
+                details: { samples, longTasks, offerMs, parsers },
                 notes: [
-                    `Chat open: SillyTavern's selectCharacterById until the greeting is drawn, ${OPENS} times each, alternating, from Seraphina's chat. Long tasks: the page's Long Tasks API from the open until the offer popup is up (or the check ended). Parsers: Node, median of ${PARSE_REPEATS}, the same code the card reader's worker runs.`,
+                    `Chat open: SillyTavern's selectCharacterById until the greeting is drawn, ${OPENS} times each, alternating, from Seraphina's chat. Long tasks: the page's Long Tasks API over ${WINDOW_MS / 1000} s from each open (the offer check, popup included, ends within it), the same window for every kind. Parsers: Node, median of ${PARSE_REPEATS}, the same code the card reader's worker runs.`,
                 ],
             };
         } finally {
