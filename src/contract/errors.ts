@@ -153,6 +153,9 @@ export const WIRE_ERROR_CODES = [
     'skill.unpacked_too_large',
     'skill.compression_ratio',
     'skill.payload_timeout',
+    /** The manager's edit of a skill file (SPEC §6): SKILL.md names another skill / the edited skill fails an import's checks. */
+    'skill.name_changed',
+    'skill.edit_refused',
     'lore.proposal_not_found',
     'lore.already_decided',
     /** Another tab holds the claim on this proposal while it writes it (issue 39 §7). */

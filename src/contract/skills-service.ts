@@ -56,6 +56,13 @@ export interface SkillsService {
     /** Rejects when there is no such skill in that scope. */
     delete(name: string, options: { scope: SkillScope }): Promise<void>;
     readFile(name: string, scope: SkillScope, path: string): Promise<SkillFileView>;
+    /**
+     * Replaces one text file of an installed skill (the manager's editor), checked as an import is checked, and
+     * stores the result in the skill's place in that scope (the old version goes). Rejects with an error whose
+     * `code` says why: `skill.name_changed` (SKILL.md names another skill), `skill.edit_refused` (an import's
+     * check fails), `skill.binary_file`, `skill.file_not_found`; nothing is changed then.
+     */
+    writeFile(name: string, scope: SkillScope, path: string, content: string): Promise<void>;
     /** Moves a skill to another scope; rejects when the target holds a different skill of that name. */
     move(name: string, from: SkillScope, to: SkillScope): Promise<void>;
     /** Profile ids whose `skills.visible` / `skills.deny` let them see this skill. */

@@ -198,6 +198,12 @@ export interface SkillsApi {
     /** Which of these hashes the cache lacks (the page then fetches them from the server). */
     missingSkillBundles(hashes: string[]): Promise<string[]>;
     readSkillFile(hash: string, path: string): Promise<Result<SkillFile>>;
+    /**
+     * The cached skill of this hash with one text file's content replaced, checked as an import checks it and
+     * hashed anew (not cached: the page stores it as it stores an import). Refused with `skill.name_changed`
+     * when SKILL.md then names another skill.
+     */
+    editSkillFile(hash: string, path: string, content: string): Promise<Result<SkillBundle>>;
     /** A zip with one top-level folder per skill. */
     exportSkillsZip(hashes: string[]): Promise<Result<Uint8Array>>;
     /** The `{version: 1, items}` payload for a card or preset (TauriTavern's format). */

@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import { openCharacter } from '../harness/browser';
+import { agentOn, call, calls, openAgentChat, toolMessages } from '../harness/agent';
+import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { REPO_ROOT, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 /**
  * The skill manager driven as a user drives it, against the real skill service (host/) in a real
  * SillyTavern: import a zip through the file input (preview first), install, browse, view a file,
- * re-import a changed version (a choice is required), replace, delete. Screenshots go to docs/images/.
+ * re-import a changed version (a choice is required), replace, edit a file in place, delete. Screenshots
+ * go to docs/images/.
  */
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -29,6 +31,7 @@ after(async () => {
 
 const PLACES_V1 = '# Places\n\n- Eldoria: a forest city.\n- <b>Glade</b>: where Seraphina lives.\n';
 const PLACES_V2 = '# Places\n\n- Eldoria: a forest city, rebuilt.\n- <b>Glade</b>: where Seraphina lives.\n- Shore: new.\n';
+const PLACES_EDITED = '# Places\n\n- Eldoria: a forest city.\n- Greyhaven: a harbor town, added in the manager.\n';
 
 function skillZip(places: string): Buffer {
     return Buffer.from(
@@ -53,10 +56,14 @@ async function openManager(viewport = DESKTOP) {
     await openCharacter(page);
     await page.click('#tavern_agent_button .drawer-icon');
     await page.locator('aside.tavern-agent').waitFor();
+    await expandSkills(page);
+    return opened;
+}
+
+async function expandSkills(page: Page): Promise<void> {
     await page.locator('#tavern_agent_skills > summary').waitFor({ timeout: 15_000 });
     await page.click('#tavern_agent_skills > summary');
     await page.locator('[data-testid="skill-import"]').waitFor();
-    return opened;
 }
 
 async function importZip(page: Page, places: string): Promise<void> {
@@ -86,15 +93,20 @@ async function listedGlobal(page: Page): Promise<string[]> {
     });
 }
 
-/** The manager fits the screen: nothing sticks out, no sideways scrolling; then a picture for docs/images/. */
-async function shoot(page: Page, width: number, file: string): Promise<void> {
+/** The panel fits a screen this wide: nothing sticks out, no sideways scrolling. */
+async function assertFits(page: Page, width: number, what: string): Promise<void> {
     await page.setViewportSize({ width, height: SHOT_HEIGHT });
     await page.evaluate(() => document.querySelectorAll('#toast-container').forEach((toasts) => toasts.remove()));
     const wide = await page.$$eval('aside.tavern-agent *', (elements) =>
         elements.filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((el) => String(el.className || el.tagName)),
     );
-    assert.deepEqual(wide, [], `${file}: nothing sticks out of the screen`);
-    assert.equal(await page.locator('aside.tavern-agent').evaluate((el) => el.scrollWidth > el.clientWidth), false, `${file}: no sideways scrolling`);
+    assert.deepEqual(wide, [], `${what}: nothing sticks out of the screen`);
+    assert.equal(await page.locator('aside.tavern-agent').evaluate((el) => el.scrollWidth > el.clientWidth), false, `${what}: no sideways scrolling`);
+}
+
+/** The manager fits the screen; then a picture for docs/images/. */
+async function shoot(page: Page, width: number, file: string): Promise<void> {
+    await assertFits(page, width, file);
     await page.locator('#tavern_agent_skills').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: path.join(REPO_ROOT, 'docs', 'images', file) });
 }
@@ -189,5 +201,65 @@ test('install into this character, see who sees it, move it to Global, export th
     await page.locator('dialog[open] .popup-button-ok').click();
     await installed(page).waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
+    await page.context().close();
+});
+
+test('edit a skill file in the manager: checked as an import, kept after a reload, read by the next run', async () => {
+    const page = await openAgentChat(session);
+    await expandSkills(page);
+    await importZip(page, PLACES_V1);
+    await page.click('[data-testid="skill-install"]');
+    await page.locator('[data-testid="skill-result"][data-skill="lore-keeper"][data-action="installed"]').waitFor();
+    assert.equal(await openFile(page, 'references/places.md'), PLACES_V1);
+
+    const viewer = installed(page).locator('[data-testid="skill-viewer"][data-path="references/places.md"]');
+    await viewer.locator('[data-testid="skill-file-edit"]').click();
+    const editor = viewer.locator('[data-testid="skill-file-editor"]');
+    assert.equal(await editor.inputValue(), PLACES_V1, 'the editor opens on the file as stored');
+    await editor.fill(PLACES_EDITED);
+    await assertFits(page, PHONE.width, 'the editor on a phone');
+    await viewer.locator('[data-testid="skill-file-save"]').click();
+    await viewer.locator('[data-testid="skill-file-text"]').waitFor();
+    assert.equal(await viewer.locator('[data-testid="skill-file-text"]').textContent(), PLACES_EDITED, 'the viewer shows the saved text');
+    await page.setViewportSize(DESKTOP);
+
+    // SKILL.md naming another skill is refused, saying why, and the typed text stays for the user to fix.
+    await openFile(page, 'SKILL.md');
+    const skillMd = installed(page).locator('[data-testid="skill-viewer"][data-path="SKILL.md"]');
+    await skillMd.locator('[data-testid="skill-file-edit"]').click();
+    const skillEditor = skillMd.locator('[data-testid="skill-file-editor"]');
+    const renamed = (await skillEditor.inputValue()).replace('name: lore-keeper', 'name: lore-master');
+    await skillEditor.fill(renamed);
+    await skillMd.locator('[data-testid="skill-file-save"]').click();
+    assert.match(await skillMd.locator('[role="alert"]').innerText(), /"lore-master".*\(skill\.name_changed\)/s);
+    assert.equal(await skillEditor.inputValue(), renamed, 'nothing typed is lost');
+    await skillMd.locator('[data-testid="skill-file-cancel"]').click();
+    assert.match((await skillMd.locator('[data-testid="skill-file-text"]').textContent()) ?? '', /^---\nname: lore-keeper\n/);
+    assert.deepEqual(await listedGlobal(page), ['lore-keeper'], 'no skill was renamed or added');
+
+    // Stored, not just shown: a reload reads the edit back from the server's copy.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForSillyTavernReady(page);
+    await waitForExtension(page);
+    await openCharacter(page);
+    await page.click('#tavern_agent_button .drawer-icon');
+    await page.locator('aside.tavern-agent').waitFor();
+    await expandSkills(page);
+    await installed(page).waitFor();
+    assert.equal(await openFile(page, 'references/places.md'), PLACES_EDITED);
+
+    // The next run reads the edited file: what the model is shown.
+    await agentOn(page);
+    session.mock.reset();
+    session.mock.enqueue(
+        calls(call('skill_read', { name: 'lore-keeper', path: 'references/places.md' })),
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'Done.' }), call('workspace_commit', {}), call('workspace_finish', {})),
+    );
+    await sendMessage(page, 'Where is Greyhaven?');
+    const [read] = toolMessages(session.mock.generations()[1]!).map((m) => m.content);
+    assert.match(read!, /Greyhaven: a harbor town, added in the manager\./);
+    assert.doesNotMatch(read!, /Glade/, 'the version before the edit is not what the run read');
+
+    await page.evaluate(() => globalThis.TavernAgent!.skills.delete('lore-keeper', { scope: 'global' }));
     await page.context().close();
 });

@@ -13,6 +13,8 @@ import type { SkillIndexState, SkillIndexStore } from '../../src/host/skills/ski
 import type { OwnerPayload, EmbeddedOwners } from '../../src/host/skills/embedded-owners';
 import { createSkillsService, type HostSkillsService } from '../../src/host/skills/skills-service';
 import { canonicalJson } from '../../src/contract/card-payload';
+import { editSkillFile } from '../../src/skills/edit-file';
+import { SKILL_LIMITS } from '../../src/skills/limits';
 
 /** A skill as the fake parser reads it: one JSON text per skill. */
 function skillText(name: string, body = `How to ${name}.`, description = `Use ${name}.`): string {
@@ -49,6 +51,11 @@ class FakeEngine implements SkillEngine {
     async readSkillFile(hash: string, path: string) {
         const file = this.cache.get(hash)?.files.find((f) => f.path === path);
         return file ? ok(file) : failed(`no file ${path}`);
+    }
+    async editSkillFile(hash: string, path: string, content: string) {
+        // The worker's own rebuild and checks: what an edit may do is the real rule, not the fake's.
+        const bundle = this.cache.get(hash);
+        return bundle ? editSkillFile(structuredClone(bundle), path, content) : failed(`not cached ${hash}`);
     }
     async exportSkillsZip(hashes: string[]) {
         return ok(new TextEncoder().encode(hashes.join(',')));
@@ -324,6 +331,77 @@ describe('delete, move, export, visibility', () => {
         await service.import(file(skillText('mine')), { scope: { profile: 'narrow' } });
         assert.deepEqual(await service.scriptRunners('mine'), [], "only narrow's runs see it, and it runs none");
         assert.deepEqual(await service.scriptRunners('none'), []);
+    });
+});
+
+describe('writeFile (the manager\'s editor)', () => {
+    const withReference = (body: string) => JSON.stringify({ name: 'lore', description: 'Use lore.', body, scripts: { 'references/places.md': '# Places\n' } });
+    const codeOf = (error: unknown) => (error as { code?: string }).code;
+
+    it('stores the edited skill in its place: the new text reads back, the old version is gone, the index line follows', async () => {
+        await service.import(file(withReference('How to lore.')), { scope: 'global' });
+        const before = structuredClone(index.state.index[0]!);
+        let changes = 0;
+        service.onChange(() => changes++);
+        await service.writeFile('lore', 'global', 'references/places.md', '# Places\n\n- Greyhaven\n');
+        assert.equal((await service.readFile('lore', 'global', 'references/places.md')).content, '# Places\n\n- Greyhaven\n');
+        const [after] = index.state.index;
+        assert.equal(index.state.index.length, 1, 'replaced, not installed beside the old one');
+        assert.notEqual(after!.hash, before.hash);
+        assert.deepEqual(after!.files, [
+            { path: 'SKILL.md', bytes: before.files[0]!.bytes },
+            { path: 'references/places.md', bytes: 22 },
+        ]);
+        assert.deepEqual(after!.source, before.source);
+        assert.ok(server.files.has(after!.hash));
+        assert.ok(!server.files.has(before.hash), 'the old bundle left the server');
+        assert.equal(changes, 1);
+
+        await service.writeFile('lore', 'global', 'SKILL.md', '---\nname: lore\ndescription: Keeps the coast straight.\n---\nNew.');
+        assert.equal(index.state.index[0]!.description, 'Keeps the coast straight.');
+        assert.equal((await service.list())[0]!.description, 'Keeps the coast straight.');
+    });
+
+    it('edits only the copy in the named scope; a bundle another scope still holds stays on the server', async () => {
+        await service.import(file(skillText('lore')), { scope: 'global' });
+        await service.import(file(skillText('lore')), { scope: { character: 'a.png' } });
+        const shared = index.state.index[0]!.hash;
+        await service.writeFile('lore', { character: 'a.png' }, 'SKILL.md', '---\nname: lore\ndescription: Use lore.\n---\nMine.');
+        assert.equal(index.state.index.find((e) => e.scope === 'global')!.hash, shared);
+        assert.ok(server.files.has(shared));
+        assert.equal((await service.readFile('lore', 'global', 'SKILL.md')).content.endsWith('How to lore.'), true);
+        assert.equal((await service.readFile('lore', { character: 'a.png' }, 'SKILL.md')).content.endsWith('Mine.'), true);
+    });
+
+    it('a SKILL.md naming another skill is refused with skill.name_changed, and nothing changes', async () => {
+        await service.import(file(skillText('lore')), { scope: 'global' });
+        const state = structuredClone(index.state);
+        const stored = new Set(server.files.keys());
+        const renamed = service.writeFile('lore', 'global', 'SKILL.md', '---\nname: lore-two\ndescription: Use lore.\n---\nHow to lore.');
+        await assert.rejects(renamed, (error: unknown) => codeOf(error) === 'skill.name_changed' && /"lore-two".*"lore"/.test((error as Error).message));
+        assert.deepEqual(index.state, state);
+        assert.deepEqual(new Set(server.files.keys()), stored);
+        assert.match((await service.readFile('lore', 'global', 'SKILL.md')).content, /^---\nname: lore\n/);
+    });
+
+    it('an import\'s checks refuse an edit: a file over its size cap, front matter broken, a binary or unknown file', async () => {
+        await service.import(file(withReference('How to lore.')), { scope: 'global' });
+        const state = structuredClone(index.state);
+        const huge = 'x'.repeat(SKILL_LIMITS.maxFileBytes + 1);
+        await assert.rejects(service.writeFile('lore', 'global', 'references/places.md', huge), (error: unknown) => codeOf(error) === 'skill.edit_refused' && /over the 16 MiB limit of one file/.test((error as Error).message));
+        const bigSkillMd = `---\nname: lore\ndescription: Use lore.\n---\n${'y'.repeat(SKILL_LIMITS.maxSkillMdBytes)}`;
+        await assert.rejects(service.writeFile('lore', 'global', 'SKILL.md', bigSkillMd), /limit of SKILL\.md/);
+        await assert.rejects(service.writeFile('lore', 'global', 'SKILL.md', 'name: lore\n'), (error: unknown) => codeOf(error) === 'skill.edit_refused' && /front matter is missing/.test((error as Error).message));
+        await assert.rejects(service.writeFile('lore', 'global', 'notes.md', 'x'), (error: unknown) => codeOf(error) === 'skill.file_not_found');
+        await assert.rejects(service.writeFile('lore', { profile: 'writer' }, 'SKILL.md', 'x'), /No skill named "lore"/);
+        assert.deepEqual(index.state, state);
+    });
+
+    it('a binary file is not edited as text', async () => {
+        const bundle = bundleOf(skillText('lore')).bundle!;
+        bundle.files.push({ path: 'assets/dot.png', encoding: 'base64', content: 'iVBORw==', bytes: 5 });
+        const edited = await editSkillFile(bundle, 'assets/dot.png', 'text');
+        assert.equal(edited.ok ? 'ok' : edited.error.code, 'skill.binary_file');
     });
 });
 

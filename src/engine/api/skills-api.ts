@@ -1,6 +1,7 @@
 import { describeError, fail, ok, type Result } from '../../contract/result';
 import { SkillBundleSchema, type SkillBundle } from '../../contract/skills';
 import type { EngineApi } from '../../contract/wire';
+import { editSkillFile } from '../../skills/edit-file';
 import { exportSkillsZip } from '../../skills/export-zip';
 import { bundleHash } from '../../skills/hash';
 import { parseSkillSources } from '../../skills/parse-sources';
@@ -8,7 +9,7 @@ import { encodeSkillPayload } from '../../skills/payload-encode';
 import type { SkillCache } from '../../store/skill-cache';
 import type { SkillAccess } from '../../tools/tool';
 
-type SkillEngineApi = Pick<EngineApi, 'parseSkills' | 'cacheSkillBundles' | 'missingSkillBundles' | 'readSkillFile' | 'exportSkillsZip' | 'encodeSkillPayload'>;
+type SkillEngineApi = Pick<EngineApi, 'parseSkills' | 'cacheSkillBundles' | 'missingSkillBundles' | 'readSkillFile' | 'editSkillFile' | 'exportSkillsZip' | 'encodeSkillPayload'>;
 
 const NOT_OPEN = 'The engine has not opened its storage yet.';
 
@@ -18,6 +19,11 @@ async function bundlesOf(cache: SkillCache, hashes: readonly string[]): Promise<
     const missing = hashes.filter((_, index) => bundles[index] === undefined);
     if (missing.length > 0) return fail('skill.not_cached', `${missing.length} skill bundle(s) are not in this browser's cache.`, missing.join(', '));
     return ok(bundles as SkillBundle[]);
+}
+
+async function cachedBundle(cache: SkillCache, hash: string): Promise<Result<SkillBundle>> {
+    const bundle = await cache.get(hash);
+    return bundle ? ok(bundle) : fail('skill.not_cached', 'This skill is not in the browser cache.', hash);
 }
 
 /** Checks a bundle before it is cached: its shape, and that its hash is the hash of its files. */
@@ -71,10 +77,15 @@ export function createSkillApi(cacheOf: () => SkillCache | null): SkillEngineApi
         },
         readSkillFile: (hash, path) =>
             withCache(async (cache) => {
-                const bundle = await cache.get(hash);
-                if (!bundle) return fail('skill.not_cached', 'This skill is not in the browser cache.', hash);
-                const file = bundle.files.find((candidate) => candidate.path === path);
-                return file ? ok(file) : fail('skill.file_not_found', `Skill "${bundle.name}" has no file "${path}".`);
+                const bundle = await cachedBundle(cache, hash);
+                if (!bundle.ok) return bundle;
+                const file = bundle.value.files.find((candidate) => candidate.path === path);
+                return file ? ok(file) : fail('skill.file_not_found', `Skill "${bundle.value.name}" has no file "${path}".`);
+            }),
+        editSkillFile: (hash, path, content) =>
+            withCache(async (cache) => {
+                const bundle = await cachedBundle(cache, hash);
+                return bundle.ok ? editSkillFile(bundle.value, path, content) : bundle;
             }),
         exportSkillsZip: (hashes) =>
             withCache(async (cache) => {

@@ -7,5 +7,5 @@ import type { EngineApi } from '../../contract/wire';
  */
 export type SkillEngine = Pick<
     EngineApi,
-    'parseSkills' | 'cacheSkillBundles' | 'missingSkillBundles' | 'readSkillFile' | 'exportSkillsZip' | 'encodeSkillPayload'
+    'parseSkills' | 'cacheSkillBundles' | 'missingSkillBundles' | 'readSkillFile' | 'editSkillFile' | 'exportSkillsZip' | 'encodeSkillPayload'
 >;

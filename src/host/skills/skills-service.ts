@@ -5,6 +5,7 @@ import { resolveSkills, skillPool, skillVisible, type ResolvedSkills, type Skill
 import type { ScriptsSetting } from '../../contract/profile';
 import type { EmbeddedOwners } from './embedded-owners';
 import type { CardReader } from './card-reader';
+import { TavernAgentError } from '../api/tavern-agent-error';
 import { installedIn, judgeScanned, judgeSkills, type JudgedSkill } from './skill-previews';
 import { toSkillSources } from './skill-sources';
 import { createSkillStore, type InstallRequest, type SkillStoreDeps } from './skill-store';
@@ -173,6 +174,21 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
             const file = await engine.readSkillFile(hash!, path);
             if (!file.ok) throw new Error(file.error.message);
             return file.value;
+        },
+
+        async writeFile(name, scope, path, content) {
+            const entry = entryOrThrow(name, checkScope(scope));
+            const [hash] = await cachedHashes([entry]);
+            const engine = await deps.engine();
+            const edited = await engine.editSkillFile(hash!, path, content);
+            if (!edited.ok) throw new TavernAgentError(edited.error.code, edited.error.message);
+            if (edited.value.hash === entry.hash) return;
+            // Installed as an import replaces: the index line takes the new hash, the old bundle is deleted when no
+            // other line holds it. A run that froze the old hash still reads it from the browser's cache. The
+            // source stays: a card's edited skill is still the card's (its payload is not offered over the edit).
+            const outcome = await store.install([{ bundle: edited.value, scope: entry.scope, source: entry.source }]);
+            const refused = outcome.get(name);
+            if (refused) throw new Error(refused);
         },
 
         async move(name, from, to) {
