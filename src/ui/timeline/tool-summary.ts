@@ -1,8 +1,11 @@
 import { t } from '../../i18n/t';
 
-/** A commit's mode in words ("replace" and "append" are the tool's argument values). */
+/**
+ * A commit's mode in words ("replace" and "append" are the tool's argument values). "replaced" beside a
+ * message number read as if a later reply had replaced it, so the label says what the commit wrote.
+ */
 export function commitModeLabel(mode: string): string {
-    return mode === 'replace' ? t`replaced` : mode === 'append' ? t`appended` : mode;
+    return mode === 'replace' ? t`whole text` : mode === 'append' ? t`appended` : mode;
 }
 
 /**
