@@ -11,6 +11,18 @@ const images = path.join(REPO_ROOT, 'docs/images');
 const artifacts = path.join(REPO_ROOT, 'test-results');
 
 /**
+ * SillyTavern's character list open and pinned, as a user keeps it (an unpinned drawer closes when the panel
+ * opens). The pin outlives the page (SillyTavern keeps it per user), so each step is taken only if needed.
+ * Call it with the panel closed: the panel hides a pinned list while it is open.
+ */
+async function pinCharacterList(page: Page): Promise<void> {
+    if (!(await page.locator('#right-nav-panel.openDrawer').count())) await page.click('#rightNavDrawerIcon');
+    await page.locator('#right-nav-panel.openDrawer').waitFor();
+    if (!(await page.locator('#rm_button_panel_pin').isChecked())) await page.locator('label[for="rm_button_panel_pin"]').click();
+    await page.locator('#right-nav-panel.pinnedOpen').waitFor();
+}
+
+/**
  * The panel with the character drawer open, at 1280 and 390 px: English into docs/images (the README's
  * picture), other languages into test-results/ to be looked at.
  */
@@ -19,12 +31,9 @@ async function shootPanel(page: Page, name: string, language: string): Promise<v
     mkdirSync(artifacts, { recursive: true });
     for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
         await page.setViewportSize(viewport);
-        if (!(await page.locator('#right-nav-panel.openDrawer').count())) await page.click('#rightNavDrawerIcon');
-        await page.locator('#right-nav-panel.openDrawer').waitFor();
-        // Pinned, as a user keeps it: an unpinned drawer closes when the panel opens (drawers close each other).
-        if (!(await page.locator('#rm_button_panel_pin').isChecked())) await page.locator('label[for="rm_button_panel_pin"]').click();
         // The panel opened last is on top: open it again over the drawer.
         if (await page.locator('aside.tavern-agent').count()) await page.click('#tavern_agent_button .drawer-icon');
+        await pinCharacterList(page);
         await page.click('#tavern_agent_button .drawer-icon');
         await page.locator('aside.tavern-agent .tavern-agent__run').waitFor();
         await page.waitForTimeout(300);
@@ -273,10 +282,7 @@ test('Retry is drawn disabled, with the reason, once it can only refuse; it is e
 test('a pinned character list stays under the open panel, with no strip above it, and shows again when the panel closes', async () => {
     const page = await openAgentChat(session, { panel: false });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.click('#rightNavDrawerIcon');
-    await page.locator('#right-nav-panel.openDrawer').waitFor();
-    await page.locator('label[for="rm_button_panel_pin"]').click();
-    await page.locator('#right-nav-panel.pinnedOpen').waitFor();
+    await pinCharacterList(page);
     // Right of SillyTavern's top bar, above the panel's top edge: where the list's strip showed.
     const listAt = (x: number, y: number) => page.evaluate(([px, py]) => Boolean(document.elementFromPoint(px!, py!)?.closest('#right-nav-panel')), [x, y]);
     assert.equal(await listAt(1260, 10), true, 'the pinned list is drawn there before the panel opens');

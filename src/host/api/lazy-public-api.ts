@@ -2,7 +2,7 @@ import type { AgentStatus } from '../../contract/agent-mode';
 import { chatPipeline } from '../settings/agent-mode';
 import { ENGINE_VERSION } from '../../contract/version';
 import type { TavernAgentApi, TavernAgentPipelineApi, TavernAgentSkillsApi } from './public-api';
-import { TavernAgentError } from './tavern-agent-error';
+import { TavernAgentError } from '../../contract/tavern-agent-error';
 
 /**
  * `globalThis.TavernAgent` from the page's start, while the code behind it (runs, skills, the engine) loads

@@ -7,7 +7,7 @@ import { stopBackgroundRun } from '../run/background-runs';
 import { launchRun } from '../run/new-run';
 import { onRunEvents } from '../run/run-events';
 import { getEngine } from '../worker/worker-client';
-import { TavernAgentError } from './tavern-agent-error';
+import { TavernAgentError } from '../../contract/tavern-agent-error';
 
 /** One journal event as scripts see it (SPEC §9). */
 export interface PublicRunEvent {

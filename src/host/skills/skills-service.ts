@@ -5,7 +5,7 @@ import { resolveSkills, skillPool, skillVisible, type ResolvedSkills, type Skill
 import type { ScriptsSetting } from '../../contract/profile';
 import type { EmbeddedOwners } from './embedded-owners';
 import type { CardReader } from './card-reader';
-import { TavernAgentError } from '../api/tavern-agent-error';
+import { TavernAgentError } from '../../contract/tavern-agent-error';
 import { installedIn, judgeScanned, judgeSkills, type JudgedSkill } from './skill-previews';
 import { toSkillSources } from './skill-sources';
 import { createSkillStore, type InstallRequest, type SkillStoreDeps } from './skill-store';
