@@ -191,7 +191,7 @@ export const WRITER_PROFILE: Profile = {
     id: 'writer',
     displayName: 'Writer',
     description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'agent.*', 'state.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'memory.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'agent.*', 'state.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
     scripts: 'all',
 };
@@ -205,7 +205,7 @@ export const RESEARCHER_PROFILE: Profile = {
     tools: {
         ...BASE.tools,
         // Lore it may look up, never propose: a read-only helper.
-        allow: ['chat.*', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
+        allow: ['chat.*', 'memory.search', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
         maxRounds: 30,
         maxCallsPerRun: 60,
     },
@@ -235,15 +235,15 @@ export const GAME_MASTER_PROFILE: Profile = {
     id: 'game-master',
     displayName: 'Game Master',
     description: 'Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'dice.*', 'agent.*', 'state.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'memory.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'dice.*', 'agent.*', 'state.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
     scripts: 'all',
     systemPrompt:
         'You are the game master. When an action has an uncertain outcome, roll for it with dice_roll (e.g. 1d20 for a check, 2d6 for damage) before you narrate, and let the numbers decide. Mention the roll briefly in the reply.',
 };
 
-/** Read-only tools of the chat, the lore, the skills and the state: what an agent around the reply looks things up with. */
-const LOOK_UP_TOOLS = ['chat.*', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'state.scopes', 'state.get'];
+/** Read-only tools of the chat, its memory, the lore, the skills and the state: what an agent around the reply looks things up with. */
+const LOOK_UP_TOOLS = ['chat.*', 'memory.search', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'state.scopes', 'state.get'];
 
 export const DIRECTOR_PROFILE: Profile = {
     ...BASE,
@@ -295,7 +295,7 @@ export const MEMORY_KEEPER_PROFILE: Profile = {
     systemPrompt:
         [
             'Keep persist/ as one memory block per subject: persist/characters.md, persist/relationships.md, persist/places.md, persist/threads.md (open threads and promises).',
-            'Each block starts with front matter, e.g. "---\\ntitle: Characters\\npinned: true\\nlimit: 2000\\n---\\n" and then its text. Pin characters.md (title "Characters") and threads.md (title "Open threads"): pinned blocks open every later run of this chat. Leave relationships.md and places.md unpinned (pinned: false): later runs read them when they need them.',
+            'Each block starts with front matter, e.g. "---\\ntitle: Characters\\npinned: true\\nlimit: 2000\\n---\\n" and then its text. Pin characters.md (title "Characters") and threads.md (title "Open threads"): pinned blocks open every later run of this chat. Leave relationships.md and places.md unpinned (pinned: false): later runs find them with memory_search.',
             'Update the blocks with what the new reply changed, keep them short and current (a pinned block\'s text must stay within its limit, or the write is refused), and drop what no longer holds.',
         ].join(' '),
 };

@@ -1,5 +1,5 @@
-// Memory blocks (issue 37 §1): block front matter, the pinned memory a run starts with (budget, blocks left
-// out), and the limit held on every write.
+// Memory blocks and recall (issue 37 §1, §4): block front matter, the pinned memory a run starts with (budget,
+// blocks left out), the limit held on every write, and memory.search.
 // Run: node --import tsx --test tests/unit/memory-blocks.test.ts
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,6 +9,7 @@ import type { PrefixMessage } from '../../src/contract/run-input';
 import { pinnedMemory, pinnedMemoryText } from '../../src/engine/agents/pinned-memory';
 import { Journal } from '../../src/engine/journal/journal';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
+import { memorySearchTool, MAX_MEMORY_HITS } from '../../src/tools/memory/search';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../../src/tools/tool';
 import { applyPatchTool } from '../../src/tools/workspace/apply-patch';
 import { readFileTool } from '../../src/tools/workspace/read-file';
@@ -169,5 +170,57 @@ describe("a pinned block's limit, on every write", () => {
         const { workspace } = setup();
         await assert.rejects(workspace.write('persist/threads.md', pinned('x'.repeat(50)), 'replace'), /unchecked write/);
         assert.equal(workspace.get('persist/threads.md'), undefined);
+    });
+});
+
+describe('memory.search', () => {
+    async function seeded(policy?: RootPolicy) {
+        const s = setup(policy);
+        await s.workspace.seed({
+            'persist/characters.md': block('title: Characters\npinned: true', 'Seraphina guards the glade.\nThe ranger owes her a debt.'),
+            'persist/threads.md': block('title: Open threads\npinned: true', '- Bring the lantern to the village.'),
+            'persist/scenes/001.md': '# 第一幕\n\n我们在古老的灯塔下找到了钥匙。\n之后下起了雨。',
+            'persist/scenes/002.md': 'The lantern went out at the ruined tower; the village lantern festival began.',
+            'scratch/lantern.md': 'not memory: the lantern',
+        });
+        return s;
+    }
+
+    it('ranks files holding more of the words first, gives refs read_file can read, and searches only persist/', async () => {
+        const { call } = await seeded();
+        const result = text(await call(memorySearchTool, { query: 'lantern village' }));
+        assert.match(result, /^2 hits for "lantern village" in 4 memory files \(persist\/\)\./);
+        assert.doesNotMatch(result, /scratch\//);
+        // Both hold both words (neither the phrase): equal scores keep path order.
+        assert.deepEqual([...result.matchAll(/^(persist\/\S+) ·/gm)].map((m) => m[1]), ['persist/scenes/002.md', 'persist/threads.md']);
+        assert.match(result, /persist\/threads\.md · pinned block "Open threads" · score 0\.80 · ref workspace:persist\/threads\.md#L5-L5/);
+        const ranked = text(await call(memorySearchTool, { query: 'ranger owes' }));
+        assert.match(ranked, /^1 hit .*\n\npersist\/characters\.md · pinned block "Characters" · score 1\.00 · ref workspace:persist\/characters\.md#L6-L6\n/s, "the phrase ranks highest, on the line that holds it");
+        const partial = text(await call(memorySearchTool, { query: 'ranger lantern' }));
+        // One of two words each: the longer word weighs more (as in chat.search).
+        assert.deepEqual([...partial.matchAll(/^(persist\/\S+) · .* score (\S+)/gm)].map((m) => `${m[1]} ${m[2]}`), ['persist/scenes/002.md 0.43', 'persist/threads.md 0.43', 'persist/characters.md 0.37']);
+        // A block's title counts: "threads" is in no text, only in a title.
+        assert.match(text(await call(memorySearchTool, { query: 'threads' })), /^1 hit .*\n\npersist\/threads\.md · pinned block "Open threads" · score 1\.00/s);
+        const ref = /ref workspace:(persist\/threads\.md)#L(\d+)/.exec(result)!;
+        assert.match(text(await call(readFileTool, { path: ref[1]!, start_line: Number(ref[2]), line_count: 1 })), /Bring the lantern/);
+    });
+
+    it('finds Chinese written without spaces, with the line in its ref', async () => {
+        const { call } = await seeded();
+        const result = text(await call(memorySearchTool, { query: '灯塔' }));
+        assert.match(result, /^1 hit for "灯塔"/);
+        assert.match(result, /persist\/scenes\/001\.md · file · score 1\.00 · ref workspace:persist\/scenes\/001\.md#L3-L3\n# 第一幕 我们在古老的灯塔下找到了钥匙/);
+        assert.match(text(await call(memorySearchTool, { query: '古老灯塔钥匙' })), /persist\/scenes\/001\.md/);
+    });
+
+    it('keeps to its limit (≤ 20, more refused), answers zero hits normally, and refuses an agent that cannot see persist/', async () => {
+        const { call } = await seeded();
+        assert.match(text(await call(memorySearchTool, { query: 'lantern', limit: 1 })), /^2 hits .*showing the best 1\./);
+        assert.equal(memorySearchTool.args.safeParse({ query: 'x', limit: MAX_MEMORY_HITS + 1 }).success, false);
+        assert.equal(memorySearchTool.args.safeParse({ query: 'x', limit: MAX_MEMORY_HITS }).success, true);
+        assert.match(text(await call(memorySearchTool, { query: 'dragon' })), /^No hits for "dragon" in 4 memory files/);
+        assert.equal(refused(await call(memorySearchTool, { query: '   ' })).code, 'tool.invalid_arguments');
+        const narrow = await seeded({ visible: ['output', 'scratch'], writable: ['output'] });
+        assert.equal(refused(await narrow.call(memorySearchTool, { query: 'lantern' })).code, 'workspace.path_not_visible');
     });
 });
