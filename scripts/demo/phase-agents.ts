@@ -10,6 +10,8 @@ export const BRIEF_HEADING = 'Brief from the demo director';
 /** The chat variable the demo's state keeper counts replies in. */
 export const REPLIES_VARIABLE = 'replies_seen';
 const MEMORY_FILE = 'persist/threads.md';
+/** The block's front matter (issue 37): open threads are pinned, so every later run starts with them. */
+const MEMORY_HEADER = ['---', 'title: Open threads', 'pinned: true', '---'];
 
 /** The reply's words without its markup, cut short: what a keeper notes of it. */
 function gist(text: string): string {
@@ -43,7 +45,7 @@ function memoryKeeper(request: DemoRequest): DemoStepBuilder[] {
             const read = resultOf(done, 'workspace_read_file');
             // A file read comes back with line numbers; the demo keeps its own lines, which start with "- ".
             const earlier = read.startsWith('ERROR') ? [] : read.split('\n').map((row) => /- .*/.exec(row)?.[0]).filter((row): row is string => Boolean(row));
-            const lines = ['# Threads', '', ...earlier.slice(-9), `- ${gist(done.lastReply)}`];
+            const lines = [...MEMORY_HEADER, '# Threads', '', ...earlier.slice(-9), `- ${gist(done.lastReply)}`];
             return turn('Noting what the reply changed.', call('workspace_write_file', { path: MEMORY_FILE, content: lines.join('\n') }));
         },
         () => finish('The memory is up to date.'),

@@ -69,6 +69,8 @@ export const RECOVERABLE_CODES = [
     'state.schema_rejected',
     'state.read_too_large',
     'state.value_too_large',
+    /** A write that would make a pinned memory block (persist/, issue 37) longer than its `limit`. */
+    'memory.block_too_long',
 ] as const;
 export type RecoverableCode = (typeof RECOVERABLE_CODES)[number];
 

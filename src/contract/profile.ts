@@ -16,6 +16,9 @@ export const RESERVED_PROFILE_IDS: readonly string[] = ['__proto__', 'constructo
 /** Compaction as the built-ins and profiles without their own have it (issue 38 §3). */
 export const DEFAULT_COMPACTION = { threshold: 0.6, keepRecentRounds: 4 } as const;
 
+/** Characters of pinned memory a run starts with unless its profile says otherwise (issue 37 §1). */
+export const DEFAULT_PINNED_CHARS = 8_000;
+
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
     .string()
@@ -141,6 +144,11 @@ export const ProfileSchema = z
         compaction: z
             .object({ threshold: z.number().min(0.05).max(1), keepRecentRounds: z.number().int().min(0).max(100) })
             .default({ threshold: DEFAULT_COMPACTION.threshold, keepRecentRounds: DEFAULT_COMPACTION.keepRecentRounds }),
+        /**
+         * Memory (issue 37): how many characters of pinned memory blocks (persist/ files with `pinned: true`) open
+         * each run; blocks past it are named, not shown. Defaulted, so profiles stored before it load unchanged.
+         */
+        memory: z.object({ pinnedChars: z.number().int().min(0).max(100_000) }).default({ pinnedChars: DEFAULT_PINNED_CHARS }),
     })
     .superRefine((profile, ctx) => {
         for (const root of profile.workspace.writableRoots) {
@@ -175,6 +183,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     scripts: 'skills',
     pricing: null,
     compaction: { ...DEFAULT_COMPACTION },
+    memory: { pinnedChars: DEFAULT_PINNED_CHARS },
 };
 
 export const WRITER_PROFILE: Profile = {
@@ -182,7 +191,7 @@ export const WRITER_PROFILE: Profile = {
     id: 'writer',
     displayName: 'Writer',
     description: 'Drafts the reply in its workspace, revises it, and commits one clean message.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'agent.*', 'state.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'memory.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'agent.*', 'state.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
     scripts: 'all',
 };
@@ -196,7 +205,7 @@ export const RESEARCHER_PROFILE: Profile = {
     tools: {
         ...BASE.tools,
         // Lore it may look up, never propose: a read-only helper.
-        allow: ['chat.*', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
+        allow: ['chat.*', 'memory.search', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'workspace.list_files', 'workspace.search_files', 'workspace.read_file', 'workspace.write_file', 'workspace.apply_patch', 'workspace.finish'],
         maxRounds: 30,
         maxCallsPerRun: 60,
     },
@@ -226,15 +235,15 @@ export const GAME_MASTER_PROFILE: Profile = {
     id: 'game-master',
     displayName: 'Game Master',
     description: 'Runs the scene like a tabletop game master: rolls dice for uncertain outcomes and narrates the results.',
-    tools: { ...BASE.tools, allow: ['chat.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'dice.*', 'agent.*', 'state.*'] },
+    tools: { ...BASE.tools, allow: ['chat.*', 'memory.*', 'worldinfo.*', 'skill.*', 'workspace.*', 'plan.*', 'dice.*', 'agent.*', 'state.*'] },
     delegation: { ...BASE.delegation, canDelegate: true },
     scripts: 'all',
     systemPrompt:
         'You are the game master. When an action has an uncertain outcome, roll for it with dice_roll (e.g. 1d20 for a check, 2d6 for damage) before you narrate, and let the numbers decide. Mention the roll briefly in the reply.',
 };
 
-/** Read-only tools of the chat, the lore, the skills and the state: what an agent around the reply looks things up with. */
-const LOOK_UP_TOOLS = ['chat.*', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'state.scopes', 'state.get'];
+/** Read-only tools of the chat, its memory, the lore, the skills and the state: what an agent around the reply looks things up with. */
+const LOOK_UP_TOOLS = ['chat.*', 'memory.search', 'worldinfo.read_activated', 'worldinfo.search', 'worldinfo.read', 'skill.*', 'state.scopes', 'state.get'];
 
 export const DIRECTOR_PROFILE: Profile = {
     ...BASE,
@@ -274,7 +283,7 @@ export const MEMORY_KEEPER_PROFILE: Profile = {
     ...BASE,
     id: 'memory-keeper',
     displayName: 'Memory keeper',
-    description: 'Works after each reply: keeps the chat\'s memory in persist/ up to date, one file per subject.',
+    description: 'Works after each reply: keeps the chat\'s memory in persist/ up to date, one memory block per subject.',
     presentation: 'background',
     tools: {
         ...BASE.tools,
@@ -284,7 +293,11 @@ export const MEMORY_KEEPER_PROFILE: Profile = {
     },
     workspace: { visibleRoots: [...VISIBLE_ROOTS], writableRoots: ['persist', 'scratch'] },
     systemPrompt:
-        'Keep persist/ as one Markdown file per subject: persist/characters.md, persist/relationships.md, persist/places.md, persist/threads.md (open threads and promises). Update them with what the new reply changed, keep them short and current, and drop what no longer holds.',
+        [
+            'Keep persist/ as one memory block per subject: persist/characters.md, persist/relationships.md, persist/places.md, persist/threads.md (open threads and promises).',
+            'Each block starts with front matter, e.g. "---\\ntitle: Characters\\npinned: true\\nlimit: 2000\\n---\\n" and then its text. Pin characters.md (title "Characters") and threads.md (title "Open threads"): pinned blocks open every later run of this chat. Leave relationships.md and places.md unpinned (pinned: false): later runs find them with memory_search.',
+            'Update the blocks with what the new reply changed, keep them short and current (a pinned block\'s text must stay within its limit, or the write is refused), and drop what no longer holds.',
+        ].join(' '),
 };
 
 export const STATE_KEEPER_PROFILE: Profile = {

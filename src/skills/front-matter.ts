@@ -1,4 +1,6 @@
-import { parseDocument } from 'yaml';
+import { readFrontMatter, type FrontMatterProblem } from '../contract/front-matter';
+
+export { hasFrontMatter } from '../contract/front-matter';
 import { SKILL_NAME_PATTERN } from '../contract/skills';
 import { CONVENTIONAL_NAME_LENGTH } from './limits';
 import { PAYLOAD_LIMITS, SKILL_LIMITS, type PayloadLimitCode } from './limits';
@@ -20,46 +22,11 @@ export type FrontMatterResult = { ok: true; value: FrontMatter } | { ok: false; 
 /** Fields other agent hosts read as grants; here permissions come from the profile and the user. */
 const PERMISSION_FIELDS = new Set(['allowed-tools', 'allowed_tools', 'allowedTools', 'mcpServers', 'mcp-servers', 'mcp_servers', 'autoRun', 'auto-run', 'auto_run', 'permissions']);
 
-const OPENING = /^\uFEFF?---[ \t]*\r?\n/;
-const CLOSING = /^---[ \t]*\r?$/m;
-
-export function hasFrontMatter(text: string): boolean {
-    return OPENING.test(text);
-}
-
 /** The front matter of `text` (a SKILL.md); `where` prefixes every message ("lore-keeper/SKILL.md"). */
 export function parseFrontMatter(text: string, where: string): FrontMatterResult {
-    const opening = OPENING.exec(text);
-    if (!opening) return { ok: false, error: `${where}: front matter is missing (the file must start with a "---" line)` };
-    const rest = text.slice(opening[0].length);
-    const closing = CLOSING.exec(rest);
-    if (!closing) return { ok: false, error: `${where}: front matter is not closed (no "---" line after it)` };
-    const block = rest.slice(0, closing.index);
-    // Measured before YAML sees it: the parser's work grows with the block (issue 39 §1).
-    const blockBytes = new TextEncoder().encode(block).length;
-    if (blockBytes > PAYLOAD_LIMITS.maxFrontMatterBytes) {
-        return { ok: false, code: 'skill.front_matter_too_large', error: `${where}: front matter is ${blockBytes.toLocaleString('en-US')} bytes, over the ${PAYLOAD_LIMITS.maxFrontMatterBytes / 1024} KiB limit of front matter` };
-    }
-    const document = parseDocument(block, { prettyErrors: false });
-    if (document.errors.length > 0) return { ok: false, error: `${where}: front matter is not valid YAML: ${document.errors[0]!.message.split('\n')[0]}` };
-    let value: unknown;
-    try {
-        value = document.toJS({ maxAliasCount: PAYLOAD_LIMITS.maxYamlAliases });
-    } catch (error) {
-        // yaml throws a ReferenceError ("Excessive alias count…") once expansion passes maxAliasCount.
-        if (error instanceof ReferenceError && /excessive alias/i.test(error.message)) {
-            return { ok: false, code: 'skill.yaml_aliases', error: `${where}: front matter expands its YAML aliases past the limit of ${PAYLOAD_LIMITS.maxYamlAliases}` };
-        }
-        return { ok: false, error: `${where}: front matter is not valid YAML: ${error instanceof Error ? error.message : String(error)}` };
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: `${where}: front matter must be a YAML mapping (name: …, description: …)` };
-    // Through JSON: the bundle is stored on the server and crosses the worker wall as plain data.
-    const fields = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
-    const keys = Object.keys(fields).length;
-    if (keys > PAYLOAD_LIMITS.maxFrontMatterKeys) {
-        return { ok: false, code: 'skill.front_matter_keys', error: `${where}: front matter has ${keys} fields, over the limit of ${PAYLOAD_LIMITS.maxFrontMatterKeys}` };
-    }
-
+    const read = readFrontMatter(text, { maxBytes: PAYLOAD_LIMITS.maxFrontMatterBytes, maxKeys: PAYLOAD_LIMITS.maxFrontMatterKeys, maxAliases: PAYLOAD_LIMITS.maxYamlAliases });
+    if (!read.ok) return problemOf(read, where);
+    const { fields } = read;
     const name = fields.name;
     if (name === undefined || name === null) return { ok: false, error: `${where}: front matter field "name" is missing` };
     if (typeof name !== 'string' || !SKILL_NAME_PATTERN.test(name)) {
@@ -78,4 +45,24 @@ export function parseFrontMatter(text: string, where: string): FrontMatterResult
         if (PERMISSION_FIELDS.has(key)) warnings.push(`field "${key}" ignored: permissions come from the profile`);
     }
     return { ok: true, value: { name, description: description.trim(), fields, warnings } };
+}
+
+/** What the shared reader could not read, in the words the skill manager has always shown. */
+function problemOf(read: FrontMatterProblem, where: string): FrontMatterResult {
+    switch (read.problem) {
+        case 'missing':
+            return { ok: false, error: `${where}: front matter is missing (the file must start with a "---" line)` };
+        case 'unclosed':
+            return { ok: false, error: `${where}: front matter is not closed (no "---" line after it)` };
+        case 'too_large':
+            return { ok: false, code: 'skill.front_matter_too_large', error: `${where}: front matter is ${read.bytes.toLocaleString('en-US')} bytes, over the ${PAYLOAD_LIMITS.maxFrontMatterBytes / 1024} KiB limit of front matter` };
+        case 'syntax':
+            return { ok: false, error: `${where}: front matter is not valid YAML: ${read.detail}` };
+        case 'aliases':
+            return { ok: false, code: 'skill.yaml_aliases', error: `${where}: front matter expands its YAML aliases past the limit of ${PAYLOAD_LIMITS.maxYamlAliases}` };
+        case 'not_mapping':
+            return { ok: false, error: `${where}: front matter must be a YAML mapping (name: …, description: …)` };
+        case 'too_many_keys':
+            return { ok: false, code: 'skill.front_matter_keys', error: `${where}: front matter has ${read.keys} fields, over the limit of ${PAYLOAD_LIMITS.maxFrontMatterKeys}` };
+    }
 }

@@ -1,6 +1,7 @@
 import { RECORD_VERSION, type WorkspaceFile } from '../contract/records';
 import type { FileStore, JournalWriter } from './journal-writer';
 import { makeCheckpoint } from './checkpoints';
+import { checkBlockLimit } from './memory-block';
 import { ReadState } from './read-state';
 import { isHiddenPath, rootOf, type RootPolicy } from './roots';
 
@@ -94,6 +95,7 @@ export class Workspace {
     async write(path: string, content: string, kind: WriteKind): Promise<FileEntry> {
         const previous = this.files.get(path);
         const next = kind === 'append' && previous ? previous.content + content : content;
+        assertWritable(path, previous, next);
         const entry = { content: next, version: (previous?.version ?? 0) + 1 };
         // The change and its checkpoint land in one transaction: the change waits for the checkpoint's
         // event (a failure of either rejects here), and the file is current only once both are stored.
@@ -108,6 +110,7 @@ export class Workspace {
     /** A patch's new text, with where it replaced what (`offset` and lengths in the text before it). */
     async patch(path: string, next: string, edits: ReadonlyArray<{ offset: number; oldLength: number; newLength: number }>): Promise<FileEntry> {
         const previous = this.files.get(path);
+        assertWritable(path, previous, next);
         const entry = { content: next, version: (previous?.version ?? 0) + 1 };
         const spans = edits.map((edit): [number, number, number] => [edit.offset, edit.oldLength, edit.newLength]);
         // As in write: the change rides with its checkpoint, in one transaction.
@@ -155,4 +158,13 @@ export class Workspace {
         const entry = this.files.get(path);
         if (entry) await this.checkpoint(path, entry.content, entry);
     }
+}
+
+/**
+ * The memory rule held where every write passes (issue 37 §1): tools refuse a block past its limit first, with
+ * checkWrite (write-check.ts); reaching here with one means a writer skipped that check, a bug.
+ */
+function assertWritable(path: string, previous: FileEntry | undefined, next: string): void {
+    const refused = checkBlockLimit(path, previous?.content, next);
+    if (refused) throw new Error(`An unchecked write reached the workspace: ${refused.message}`);
 }

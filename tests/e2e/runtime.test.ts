@@ -46,7 +46,7 @@ test('a run using all seven workspace tools commits exactly one clean reply', as
     assert.equal(requests.length, 6);
     assert.deepEqual(
         offeredTools(requests[0]!),
-        [...WORKSPACE_ALIASES, 'agent_await', 'agent_delegate', 'agent_list', 'chat_read_messages', 'chat_search', 'plan_update', 'script_run', 'skill_list', 'skill_read', 'skill_run_script', 'skill_search', 'state_get', 'state_patch', 'state_scopes', 'state_set', 'worldinfo_propose', 'worldinfo_read', 'worldinfo_read_activated', 'worldinfo_search'].sort(),
+        [...WORKSPACE_ALIASES, 'agent_await', 'agent_delegate', 'agent_list', 'chat_read_messages', 'chat_search', 'memory_search', 'plan_update', 'script_run', 'skill_list', 'skill_read', 'skill_run_script', 'skill_search', 'state_get', 'state_patch', 'state_scopes', 'state_set', 'worldinfo_propose', 'worldinfo_read', 'worldinfo_read_activated', 'worldinfo_search'].sort(),
     );
     // Each request carries one result for every call made so far, answering those calls in order.
     const called: string[] = [];

@@ -169,7 +169,7 @@ test('keepers: the memory keeper notes the reply in persist/threads.md, the lore
     const reply = '*Seraphina hands you a lantern.* "Take this."\n\n*(Demo: a note.)*';
     const memory = await play(keeperInput(MEMORY_KEEPER_PROFILE, reply));
     assert.deepEqual(memory.called, ['workspace_read_file', 'workspace_write_file', 'workspace_finish']);
-    assert.equal((await memory.h.files('run-test-1')).get('persist/threads.md'), '# Threads\n\n- Seraphina hands you a lantern. Take this.');
+    assert.equal((await memory.h.files('run-test-1')).get('persist/threads.md'), '---\ntitle: Open threads\npinned: true\n---\n# Threads\n\n- Seraphina hands you a lantern. Take this.');
 
     const lore = await play(keeperInput(LORE_KEEPER_PROFILE, reply));
     assert.deepEqual(lore.called, ['worldinfo_search', 'worldinfo_propose', 'workspace_finish']);

@@ -52,4 +52,6 @@ export interface AgentSpec {
     signal: AbortSignal;
     /** The tasks it may start, or null when it does not delegate. */
     delegation: TaskBoard | null;
+    /** The chat's persist/ files the run started from, whose pinned blocks open the root agent's prompt; null for a sub-agent. */
+    memory: Readonly<Record<string, string>> | null;
 }

@@ -15,6 +15,7 @@ import { commitThroughHost } from './commit-through-host';
 import { applyContextSettings } from './context';
 import { Dispatcher } from './dispatch';
 import { agentInstructions, taskInstructions, taskMessage } from './instructions';
+import { pinnedMemoryText } from './pinned-memory';
 import { scriptAccess } from '../scripts/script-access';
 import { taskAccess } from './task-access';
 import type { TaskBoard } from './task-board';
@@ -25,13 +26,13 @@ import type { TaskBoard } from './task-board';
  * the run's projection, which starts with its instructions and the prompt SillyTavern built.
  */
 export function createAgent(spec: AgentSpec): AgentInvocation {
-    const { session, profile, task, workspace, journal, signal, delegation } = spec;
+    const { session, profile, task, workspace, journal, signal, delegation, memory } = spec;
     const input = agentInput(session.input, profile, task === null);
     const wrapUpTools = task ? TASK_WRAP_UP_TOOLS : WRAP_UP_TOOLS;
     const budget = new Budget(profile.tools, wrapUpTools);
     const dispatcher = new Dispatcher(session.deps.tools, profile, budget, { wrapUpTools, insideTask: task !== null });
     const aliases = dispatcher.visibleTools(false).map((tool) => tool.alias);
-    const start = task ? [...startMessages(input, profile, taskInstructions(input, profile, task.spec, aliases)), { role: 'user' as const, content: taskMessage(task.spec) }] : rootStart(input, profile, aliases);
+    const start = task ? [...startMessages(input, profile, taskInstructions(input, profile, task.spec, aliases)), { role: 'user' as const, content: taskMessage(task.spec) }] : rootStart(input, profile, aliases, memory ?? {});
     const track = newTrack(task?.entry.taskId ?? ROOT_AGENT_KEY, budget, profile.maxToolReminders, start);
     session.projection.register(track);
     const access = task ? taskAccess(task.entry, workspace) : null;
@@ -65,10 +66,13 @@ function startMessages(input: RunInput, profile: Profile, system: string): WireM
 
 /**
  * The run's root agent (the reply agent, or a director or keeper around it); a scripted or fix run's
- * request is the last thing it reads.
+ * request is the last thing it reads. The chat's pinned memory follows its instructions when it may see
+ * persist/ (a profile that hides the folder keeps the memory from its agent).
  */
-function rootStart(input: RunInput, profile: Profile, aliases: readonly string[]): WireMessage[] {
+function rootStart(input: RunInput, profile: Profile, aliases: readonly string[], memory: Readonly<Record<string, string>>): WireMessage[] {
     let system = agentInstructions(input, profile, aliases);
+    const pinned = profile.workspace.visibleRoots.includes('persist') ? pinnedMemoryText(memory, profile.memory.pinnedChars) : null;
+    if (pinned) system += `\n\n${pinned}`;
     const phase = phaseInstructions(input);
     if (phase) system += `\n\n${phase}`;
     const tail: WireMessage[] = [];

@@ -11,6 +11,7 @@ import { finishCutTurn } from '../loop/finish-cut-turn';
 import { ROOT_AGENT_KEY } from '../projection/agent-track';
 import type { TaskFacts } from '../projection/run-projection';
 import { fixMemoryBase } from './fix-run';
+import type { MemoryBase } from './memory-base';
 import { createRootAgent, createTaskAgent } from './run-agents';
 import type { RunStart } from './run-start';
 import type { ResumePlan } from './resume-plan';
@@ -25,7 +26,7 @@ import type { RunSession } from './run-session';
  */
 export async function beginResume(session: RunSession, plan: ResumePlan): Promise<RunStart | RunOutcome> {
     const { input, events, record } = plan;
-    const { root, agents, entries, workspace, files } = await rebuildRun(session, plan);
+    const { root, agents, entries, workspace, files, memory } = await rebuildRun(session, plan);
     if (plan.continueRounds !== undefined) {
         // Continued past its end (issue 38 §5): the same run, its failure on the budget no longer its outcome.
         session.record.error = null;
@@ -50,7 +51,6 @@ export async function beginResume(session: RunSession, plan: ResumePlan): Promis
         }
     }
     session.deps.guidance?.restore(session.projection.pendingGuidance(), session.projection.guidance.size);
-    const memory = await fixMemoryBase(input, session.deps.storage);
     return {
         root,
         workspace,
@@ -70,6 +70,8 @@ export interface RebuiltRun {
     entries: Map<string, TaskEntry>;
     workspace: Workspace;
     files: WorkspaceFile[];
+    /** The memory the run started from: its pinned blocks are in the root agent's first message again. */
+    memory: MemoryBase;
 }
 
 /**
@@ -83,7 +85,8 @@ export async function rebuildRun(session: RunSession, plan: ResumePlan, onEvent?
     const files = await storage.listFiles(input.runId);
     const workspace = new Workspace(input.runId, { visible: input.profile.workspace.visibleRoots, writable: input.profile.workspace.writableRoots }, session.fileStore, session.journal, session.now);
     workspace.restore(files, await storage.listCheckpoints(input.runId));
-    const root = createRootAgent(session, workspace);
+    const memory = await fixMemoryBase(input, storage);
+    const root = createRootAgent(session, workspace, memory.files);
     const agents = new Map<string, AgentInvocation>([[ROOT_AGENT_KEY, root]]);
     const entries = new Map<string, TaskEntry>();
     for (const event of events) {
@@ -98,7 +101,7 @@ export async function rebuildRun(session: RunSession, plan: ResumePlan, onEvent?
         entries.set(payload.taskId, entry);
     }
     fold(session, events, files, agents, onEvent);
-    return { root, agents, entries, workspace, files };
+    return { root, agents, entries, workspace, files, memory };
 }
 
 /** Folds the stored journal into the run's projection, and each agent's writes into its read-state. */

@@ -12,10 +12,10 @@ import type { RunSession } from './run-session';
  * The run's agents, all from the one factory: the root agent with its task board, and a sub-agent for each
  * task it delegates (its profile's roots over the run's files, its journal stamped with its task).
  */
-export function createRootAgent(session: RunSession, workspace: Workspace): AgentInvocation {
+export function createRootAgent(session: RunSession, workspace: Workspace, memory: Readonly<Record<string, string>>): AgentInvocation {
     const profile = session.input.profile;
     const board = new TaskBoard(session, profile, (entry, target, spec) => runTask(createTaskAgent(session, workspace, entry, target, spec), entry, spec));
-    return createAgent({ session, profile, task: null, workspace, journal: session.journal, signal: session.signal, delegation: board });
+    return createAgent({ session, profile, task: null, workspace, journal: session.journal, signal: session.signal, delegation: board, memory });
 }
 
 export function createTaskAgent(session: RunSession, workspace: Workspace, entry: TaskEntry, target: Profile, spec: TaskSpec): AgentInvocation {
@@ -28,5 +28,6 @@ export function createTaskAgent(session: RunSession, workspace: Workspace, entry
         journal,
         signal: entry.controller.signal,
         delegation: null,
+        memory: null,
     });
 }

@@ -19,7 +19,7 @@ export function runAgent(input: RunInput, deps: RunDependencies): Promise<RunOut
     const session = new RunSession(input, deps);
     return runLifecycle(session, async () => {
         const { workspace, memory } = await prepareRun(session);
-        return { root: createRootAgent(session, workspace), workspace, memory };
+        return { root: createRootAgent(session, workspace, memory.files), workspace, memory };
     });
 }
 

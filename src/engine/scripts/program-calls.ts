@@ -5,12 +5,13 @@ import { modelFacingText } from '../projection/model-notes';
 import { skillCharsOf } from '../../tools/skill/access';
 
 /**
- * The read tools a program (script.run) may call (issue 35): what reads the chat, the lore, the skills and the
+ * The read tools a program (script.run) may call (issue 35): what reads the chat, its memory, the lore, the skills and the
  * workspace, and the dice. Never a write, commit, finish, delegation or another extension's tool.
  */
 export const PROGRAM_TOOLS: ReadonlySet<string> = new Set([
     'chat.search',
     'chat.read_messages',
+    'memory.search',
     'worldinfo.search',
     'worldinfo.read',
     'worldinfo.read_activated',

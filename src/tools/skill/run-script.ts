@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { toolError, type RecoverableCode } from '../../contract/errors';
 import { loreRef } from '../../contract/lore';
 import { SCRIPT_LIMITS, SCRIPT_MODULE_LIMITS, type ScriptFailure, type ScriptWorldInfoEntry } from '../../contract/scripts';
-import { checkFileSize } from '../../workspace/file-size';
+import { checkWrite } from '../../workspace/write-check';
 import { checkWritable } from '../../workspace/paths';
 import { aliasOf, defineTool, failure, success, type ToolContext, type ToolOutcome } from '../tool';
 import { findSkill, isToolError } from './access';
@@ -111,8 +111,8 @@ export const skillRunScriptTool = defineTool({
             if (!checked.ok) return error('skill.run_script_write_failed', `${where} wrote ${write.path}, where this agent may not write: ${checked.error.message}`, 'Nothing it wrote was applied.');
             const now = context.workspace.get(write.path)?.version;
             if (now !== versions.get(write.path)) return error('skill.run_script_write_failed', `${where} wrote ${write.path}, which changed while the script ran.`, 'Nothing it wrote was applied; run it again.');
-            const tooLarge = checkFileSize(write.path, write.content);
-            if (tooLarge) return error('skill.run_script_write_failed', `${where} wrote ${write.path}: ${tooLarge.message}`, 'Nothing it wrote was applied.');
+            const refused = checkWrite(write.path, context.workspace.get(write.path)?.content, write.content);
+            if (refused) return error('skill.run_script_write_failed', `${where} wrote ${write.path}: ${refused.message}`, 'Nothing it wrote was applied.');
         }
         for (const write of result.writes) await context.workspace.write(write.path, write.content, 'replace');
         const written = result.writes.map((write) => write.path);

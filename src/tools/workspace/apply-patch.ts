@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
-import { checkFileSize } from '../../workspace/file-size';
+import { checkWrite } from '../../workspace/write-check';
 import { checkWritable } from '../../workspace/paths';
 import { aliasOf, defineTool, failure, success } from '../tool';
 import { fileNotFound, lineAt, lineStarts, LINE_NUMBER_SEPARATOR } from './read-file';
@@ -136,8 +136,8 @@ export const applyPatchTool = defineTool({
             from = offset + input.old_string.length;
         }
         next += content.slice(from);
-        const tooLarge = checkFileSize(path, next);
-        if (tooLarge) return failure(tooLarge);
+        const refused = checkWrite(path, content, next);
+        if (refused) return failure(refused);
         const patched = await workspace.patch(path, next, offsets.map((offset) => ({ offset, oldLength: input.old_string.length, newLength: input.new_string.length })));
 
         const count = offsets.length;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { toolError } from '../../contract/errors';
 import { checkWritable } from '../../workspace/paths';
-import { checkFileSize } from '../../workspace/file-size';
+import { checkWrite } from '../../workspace/write-check';
 import { aliasOf, defineTool, failure, success } from '../tool';
 
 const args = z.object({
@@ -43,8 +43,8 @@ export const writeFileTool = defineTool({
             && workspace.readState.versionRead(path) === previous.version
             && workspace.readState.covers(path, [0], previous.content.length);
 
-        const tooLarge = checkFileSize(path, input.mode === 'append' && previous ? previous.content + input.content : input.content);
-        if (tooLarge) return failure(tooLarge);
+        const refused = checkWrite(path, previous?.content, input.mode === 'append' && previous ? previous.content + input.content : input.content);
+        if (refused) return failure(refused);
 
         const entry = await workspace.write(path, input.content, input.mode);
 

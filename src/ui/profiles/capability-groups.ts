@@ -15,7 +15,7 @@ const RULES: ReadonlyArray<{ group: CapabilityGroup; names?: readonly string[]; 
     { group: 'control', names: ['workspace.commit', 'workspace.finish', 'task.return'] },
     { group: 'workspace-write', names: ['workspace.write_file', 'workspace.apply_patch'] },
     { group: 'workspace-read', prefixes: ['workspace.'] },
-    { group: 'context', prefixes: ['chat.', 'worldinfo.'] },
+    { group: 'context', prefixes: ['chat.', 'memory.', 'worldinfo.'] },
     { group: 'skills', prefixes: ['skill.'] },
     { group: 'agents', prefixes: ['agent.', 'task.'] },
     { group: 'dice', prefixes: ['dice.'] },

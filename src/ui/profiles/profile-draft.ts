@@ -100,6 +100,7 @@ const FIELD_PATHS = [
     'context.historyMessages',
     'context.includeWorldInfo',
     'context.includeHiddenMessages',
+    'memory.pinnedChars',
     'workspace.visibleRoots',
     'workspace.writableRoots',
     'maxToolReminders',

@@ -75,7 +75,7 @@ function ModelField({ profile, connections, errors, edit }: { profile: Profile; 
 }
 
 /** Fields under "Advanced": a save refused for one of them opens it, so the error is never hidden. */
-const ADVANCED_PATHS = ['presentation', 'maxToolReminders', 'tools.maxCallsPerTool', 'tools.deny', 'skills', 'delegation', 'context', 'lore', 'workspace'];
+const ADVANCED_PATHS = ['presentation', 'maxToolReminders', 'tools.maxCallsPerTool', 'tools.deny', 'skills', 'delegation', 'context', 'memory', 'lore', 'workspace'];
 
 /**
  * Every field of a profile (SPEC §5), each with the worker's errors right below it. What most users change
@@ -224,6 +224,14 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                 <NumberField path="context.historyMessages" label={t`Chat history messages`} hint={t`-1 = all, 0 = none.`} value={profile.context.historyMessages} errors={at('context.historyMessages')} onValue={(v) => edit((p) => void (p.context.historyMessages = v))} />
                 <CheckboxField path="context.includeWorldInfo" label={t`Include activated world info`} checked={profile.context.includeWorldInfo} errors={at('context.includeWorldInfo')} onValue={(v) => edit((p) => void (p.context.includeWorldInfo = v))} />
                 <CheckboxField path="context.includeHiddenMessages" label={t`Let the chat tools read hidden messages`} checked={profile.context.includeHiddenMessages === true} errors={at('context.includeHiddenMessages')} onValue={(v) => edit((p) => void (p.context.includeHiddenMessages = v))} />
+                <NumberField
+                    path="memory.pinnedChars"
+                    label={t`Pinned memory characters`}
+                    hint={t`How much of the chat's pinned memory blocks (persist/ files marked pinned) each run starts with; blocks past it are named, not shown. 0 = none.`}
+                    value={profile.memory.pinnedChars}
+                    errors={at('memory.pinnedChars')}
+                    onValue={(v) => edit((p) => void (p.memory = { ...p.memory, pinnedChars: v }))}
+                />
                 <CheckboxField
                     path="lore.editOtherBooks"
                     label={t`Lore proposals may change the other lorebooks in scope (not only the chat's own)`}

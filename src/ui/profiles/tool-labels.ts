@@ -34,6 +34,8 @@ export function toolSummary(name: string, fallback: string): string {
             return t`Search this chat's messages`;
         case 'chat.read_messages':
             return t`Read chat messages in full`;
+        case 'memory.search':
+            return t`Search the chat's memory`;
         case 'worldinfo.read_activated':
             return t`Read the lore activated for this turn`;
         case 'worldinfo.search':
