@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { RunLoreSchema } from './lore';
 import { MemoryPayloadSchema } from './memory';
+import { MemorySeedSchema } from './memory-seed';
 import { ProfileSchema } from './profile';
 import { RunSkillSchema } from './skills';
 import { ExtToolSpecSchema } from './ext-tools';
@@ -123,6 +124,11 @@ export const RunInputSchema = z.object({
     turnId: z.string().max(200).optional(),
     /** The chat's state systems as they stood before the reply (issue 36); absent in runs stored before it. */
     state: CapturedStateSchema.optional(),
+    /**
+     * The chat's memory seed (issue 37 §2), as its metadata held it when the run started: the run's persist/
+     * starts from it while no message of the prefix carries memory. Absent when the chat has none.
+     */
+    memorySeed: MemorySeedSchema.optional(),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyMemory, encodeMemory, memoryBytes, type MemoryPayload } from '../../src/contract/memory';
+import { MEMORY_SEED_KEY, readMemorySeed, type MemorySeed } from '../../src/contract/memory-seed';
 import { ok } from '../../src/contract/result';
 import type { PrefixMessage } from '../../src/contract/run-input';
 import { memoryBase } from '../../src/engine/run/memory-base';
@@ -65,6 +66,26 @@ describe('the base a run starts from', () => {
             agent(3, 'run-x', { v: 1, base: 'run-missing', changed: { 'persist/x.md': 'x' }, removed: [] }),
         ];
         assert.deepEqual(await memoryBase(prefix, storage), { files: { 'persist/old.md': 'cached' }, runId: 'run-old', inChat: false });
+    });
+
+    it("starts from the chat's memory seed until a message carries memory of its own", async () => {
+        const seed: MemorySeed = { v: 1, source: { kind: 'chat', chat: 'Seraphina - earlier' }, at: '2026-12-04T00:00:00.000Z', files: { 'persist/threads.md': 'The lantern.' } };
+        // No message carries memory: the seed, counted as in the chat (its metadata travels with it).
+        assert.deepEqual(await memoryBase([user(0), agent(1, 'run-a')], createMemoryRunStorage(), seed), { files: { 'persist/threads.md': 'The lantern.' }, runId: null, inChat: true });
+        // A message carries memory: the seed is no longer read.
+        const own = [user(0), agent(1, 'run-a', { v: 1, files: { 'persist/own.md': 'Ours.' } })];
+        assert.deepEqual((await memoryBase(own, createMemoryRunStorage(), seed)).files, { 'persist/own.md': 'Ours.' });
+        // No seed and no memory: nothing.
+        assert.deepEqual(await memoryBase([user(0)], createMemoryRunStorage(), null), { files: {}, runId: null, inChat: false });
+    });
+
+    it('reads a seed from chat metadata only when it parses', () => {
+        const files = { 'persist/a.md': 'A' };
+        const seed = { v: 1, source: { kind: 'build', chunks: 5, messages: 200 }, at: '2026-12-04T00:00:00.000Z', files };
+        assert.deepEqual(readMemorySeed({ [MEMORY_SEED_KEY]: seed })?.files, files);
+        assert.equal(readMemorySeed({ [MEMORY_SEED_KEY]: { ...seed, v: 2 } }), null);
+        assert.equal(readMemorySeed({ [MEMORY_SEED_KEY]: { ...seed, files: { 'persist/a.md': 3 } } }), null);
+        assert.equal(readMemorySeed(undefined), null);
     });
 });
 

@@ -18,8 +18,8 @@ export const FIX_OUTPUT_PATH = 'output/main.md';
  * as "not in the chat", which makes the fix run write its memory in full into the message.
  */
 export async function fixMemoryBase(input: RunInput, storage: RunStorage): Promise<MemoryBase> {
-    if (!input.fix) return followedMemoryBase(input, await memoryBase(input.prefix, storage));
-    const base = await memoryBase(input.prefix.slice(0, input.fix.messageIndex + 1), storage);
+    if (!input.fix) return followedMemoryBase(input, await memoryBase(input.prefix, storage, input.memorySeed));
+    const base = await memoryBase(input.prefix.slice(0, input.fix.messageIndex + 1), storage, input.memorySeed);
     return { ...base, inChat: false };
 }
 

@@ -11,6 +11,7 @@ import { captureRunLore } from '../lore/run-lore';
 import { runSkillSet } from '../skills/run-skills';
 import { createTextPromptCapture } from '../model/text-completion/text-prompt-capture';
 import { captureState } from '../state/capture-state';
+import { readMemorySeed } from '../../contract/memory-seed';
 
 interface PromptMessage {
     role?: string;
@@ -126,6 +127,7 @@ export async function captureRunInput(
     const lore = await captureRunLore(loadedLore, activation.entries);
     // The state as it stood before the reply: on the shown swipes of the messages the run may read.
     const state = captureState(visible, loadedLore);
+    const memorySeed = readMemorySeed(context.chatMetadata);
     return {
         runId,
         generationType: type,
@@ -143,6 +145,7 @@ export async function captureRunInput(
         source: source ?? openai.oai_settings.chat_completion_source,
         retry: { maxRetries: 3, baseDelayMs: 500 },
         state,
+        ...(memorySeed ? { memorySeed } : {}),
         ...contextSizeOf(context.mainApi, openai.oai_settings, context.maxContext),
     };
 }
