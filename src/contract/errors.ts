@@ -179,6 +179,9 @@ export const WIRE_ERROR_CODES = [
     'pipeline.invalid',
     /** A keeper's reply was deleted or swiped away (or another chat opened) before it finished: its memory was dropped. */
     'pipeline.reply_gone',
+    /** Long memory (issue 37): a memory seed meant for a chat no longer open / over the bound that travels with a chat. */
+    'memory.chat_changed',
+    'memory.seed_too_large',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
