@@ -16,7 +16,10 @@ import type { Dialect, MockModel, MockRoute, MockTurn, RecordedRequest } from '.
 export type { Dialect, MockModel, MockRoute, MockToolCall, MockTurn, RecordedRequest } from './mock-model/types';
 
 const DIALECTS: Record<Dialect, DialectImpl> = { openai, claude, gemini };
-const DEFAULT_WAIT_MS = 5000;
+// Every wait is for something that must happen (none expects a timeout), so the bound only decides how long a
+// real failure takes to show. On CI's two loaded cores a run's first request (SillyTavern assembling its prompt,
+// the worker preparing) took over 5 s once; 20 s keeps such a wait from failing on load alone.
+const DEFAULT_WAIT_MS = 20_000;
 
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
