@@ -212,7 +212,7 @@ function lyingZip(files: Record<string, Uint8Array>, name: string, size: number)
     return zip;
 }
 
-test('a hostile preset payload at the caps is read in a throwaway worker while a run goes on; over a cap it is refused with its code', async () => {
+test('a hostile preset payload at the caps is read in a throwaway worker while a run goes on; over a cap it is refused with its code', async (t) => {
     const page = await openAgentChat(session, { reuse: true });
     const readers: Array<{ closed: boolean }> = [];
     page.on('worker', (worker) => {
@@ -221,8 +221,15 @@ test('a hostile preset payload at the caps is read in a throwaway worker while a
         readers.push(reader);
         worker.on('close', () => (reader.closed = true));
     });
-    // The run holds its first model call 6 s: the payload is read while it works.
-    session.mock.enqueue({ ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The lanterns stayed lit.' })), delayMs: 6_000 }, calls(call('workspace_commit', {}), call('workspace_finish', { reason: 'done' })));
+    // The run's first model call is held until the payload was read (a timer lost that race on a loaded machine).
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    session.mock.enqueue({ ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The lanterns stayed lit.' })), waitFor: held }, calls(call('workspace_commit', {}), call('workspace_finish', { reason: 'done' })));
+    // A failure below must not leave the hostile preset in place for the tests after this one.
+    t.after(() => {
+        answer();
+        return presetPayload(page, null).catch(() => undefined);
+    });
     await page.fill('#send_textarea', 'Keep the lanterns lit.');
     await page.click('#send_but');
     await page.locator('.tavern-agent__run[data-run-state="running"]').waitFor();
@@ -246,6 +253,7 @@ test('a hostile preset payload at the caps is read in a throwaway worker while a
     assert.equal(readers.length, 1, 'the payload went to a card reader of its own');
     assert.ok(readers[0]!.closed, 'and the reader was thrown away once it answered');
     assert.equal(await page.locator('.tavern-agent__run[data-run-state="running"]').count(), 1, 'the run is still working');
+    answer();
 
     await popup.locator('.popup-button-ok').click();
     const failedToast = page.locator('#toast-container .toast-error', { hasText: 'liar.zip' });
