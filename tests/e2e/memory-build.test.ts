@@ -66,11 +66,11 @@ async function fillChat(page: Page): Promise<void> {
 async function storedMessages(page: Page): Promise<unknown[]> {
     return page.evaluate(async () => {
         const context = SillyTavern!.getContext();
-        const character = context.characters[Number(context.characterId)]!;
+        // Seraphina's chats (openAgentChat opens her): the folder is named after the avatar's file.
         const response = await fetch('/api/chats/get', {
             method: 'POST',
             headers: context.getRequestHeaders(),
-            body: JSON.stringify({ ch_name: character.name, file_name: context.getCurrentChatId(), avatar_url: character.avatar }),
+            body: JSON.stringify({ ch_name: context.name2, file_name: context.getCurrentChatId(), avatar_url: 'default_Seraphina.png' }),
         });
         const lines = (await response.json()) as Array<Record<string, unknown>>;
         return lines.slice(1).map(({ mes, name, is_user, is_system, send_date, extra }) => ({ mes, name, is_user, is_system, send_date, extra }));
@@ -104,7 +104,8 @@ test('/agent memory build on a 200-message chat: 5 chunk runs, a reload after ch
     await fillChat(page);
     const before = await storedMessages(page);
     assert.equal(before.length, MESSAGES);
-    const chatId = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId());
+    const chatId = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId() ?? '');
+    assert.ok(chatId, 'a chat is open');
 
     // Chunks 1 and 2 answer; chunk 3's model never does, so the reload cuts the build off there.
     session.mock.setResponder(keeperResponder(new Set([3])));

@@ -1,6 +1,7 @@
 import { BUILD_LORE_PROFILE, BUILD_MEMORY_PROFILE, allChunksDone, buildFailed, buildFinished, buildResumed, buildStatus, buildStopped, chunkAt, chunkDone, chunkStarted, newBuildJob, type MemoryBuildJob, type MemoryBuildStatus } from '../../contract/memory-build';
 import type { MemorySeed } from '../../contract/memory-seed';
 import { newId } from '../../contract/new-id';
+import type { RunRequest } from '../../contract/run-input';
 import { fail, ok, type Result } from '../../contract/result';
 import { t } from '../../i18n/t';
 import { stopBackgroundRun } from '../run/background-runs';
@@ -22,7 +23,9 @@ import { writeMemorySeed } from './seed-store';
  *
  * One job per chat; this tab works on at most one at a time (`active`).
  */
-let active: { job: MemoryBuildJob; stopping: boolean; runId: string | null } | null = null;
+/** A first capture per profile (its skills are its own), taken again for each later chunk in this tab. */
+type Captures = Map<string, { input: RunRequest | null }>;
+let active: { job: MemoryBuildJob; stopping: boolean; runId: string | null; captures: Captures } | null = null;
 const listeners = new Set<() => void>();
 
 function changed(): void {
@@ -91,7 +94,7 @@ export async function stopMemoryBuild(): Promise<Result<MemoryBuildStatus>> {
 
 /** Takes the job on in this tab and works through its chunks in the background; answers at once. */
 function drive(job: MemoryBuildJob): Result<MemoryBuildStatus> {
-    const current = { job, stopping: false, runId: null };
+    const current: NonNullable<typeof active> = { job, stopping: false, runId: null, captures: new Map() };
     active = current;
     void work(current)
         .catch((error: unknown) => save(buildFailed(current.job, { code: 'run.internal_error', message: error instanceof Error ? error.message : String(error) }, Date.now())))
@@ -114,6 +117,12 @@ async function work(current: NonNullable<typeof active>): Promise<void> {
     const seed: MemorySeed = { v: 1, source: { kind: 'build', chunks: job.done, messages: job.messages }, at: new Date().toISOString(), files: job.files };
     const written = await writeMemorySeed(job.chat, seed);
     await save(written.ok ? buildFinished(job, Date.now()) : buildFailed(job, written.error, Date.now()));
+}
+
+function captureOf(captures: Captures, profileId: string): { input: RunRequest | null } {
+    const kept = captures.get(profileId) ?? { input: null };
+    captures.set(profileId, kept);
+    return kept;
 }
 
 /** Why the next chunk cannot run in the open chat now (another chat open, messages deleted), or null. */
@@ -151,7 +160,7 @@ async function runChunk(current: NonNullable<typeof active>): Promise<{ code: st
         const launched = launchBuildChunk({
             type: 'normal',
             profileId,
-            build: { chat: current.job.chat, upTo: chunk.to, shape: (captured) => buildChunkRequest(captured, spec) },
+            build: { chat: current.job.chat, upTo: chunk.to, shape: (captured) => buildChunkRequest(captured, spec), captured: captureOf(current.captures, profileId) },
             failureTitle: t`A memory build chunk failed`,
         });
         current.runId = launched.runId;

@@ -17,7 +17,7 @@ import { currentIdentity, sameChat } from '../sillytavern/chat-identity';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { activeRun } from './active-run';
-import { captureRunInput } from './capture-run-input';
+import { captureRunInput, recapture } from './capture-run-input';
 import { driveBackgroundRun } from './background-runs';
 import { driveRun, type RunStart } from './drive-run';
 import type { StartFacts } from './failed-start';
@@ -47,7 +47,13 @@ export interface LaunchOptions {
      * A memory build's chunk (issue 37 §3, host/memory/): an after-run with no reply to follow, over the open
      * chat's messages up to `upTo`, its input shaped from the capture by the build. It writes nothing to the chat.
      */
-    build?: { chat: ChatIdentity; upTo: number; shape: (captured: RunRequest) => RunRequest };
+    build?: {
+        chat: ChatIdentity;
+        upTo: number;
+        shape: (captured: RunRequest) => RunRequest;
+        /** The build's first capture in this tab, kept by it: later chunks take it again without a dry run (capture-run-input.ts's recapture). */
+        captured: { input: RunRequest | null };
+    };
 }
 
 export interface LaunchedRun {
@@ -160,7 +166,9 @@ async function startNewRun(runId: string, options: LaunchOptions, target: Commit
     const route = routeModel(profile);
     const follows = options.follows ? locateBoundReply(options.follows) : undefined;
     if (follows === null) throw new HostError('pipeline.reply_gone', 'The reply this keeper works after was deleted or swiped away, or another chat is open.');
-    const captured = await captureRunInput(runId, options.type, route.source, signal, profile, follows ?? options.build?.upTo);
+    const kept = options.build?.captured.input;
+    const captured = options.build && kept ? recapture(kept, runId, options.build.upTo) : await captureRunInput(runId, options.type, route.source, signal, profile, follows ?? options.build?.upTo);
+    if (options.build) options.build.captured.input = captured;
     // A build's chunk is captured from the open chat: it must still be the build's (the capture waits its turn).
     if (options.build && !sameChat(captured.chat, options.build.chat)) throw new HostError('memory.chat_changed', 'Another chat is open now: the memory build stopped.');
     if (route.source === null) prepareRunGenerationParameters(runId); // SillyTavern's own connection: its request body, built ahead
