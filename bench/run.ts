@@ -25,8 +25,9 @@ import { pipelineTurn } from './pipeline-turn';
 import { scripts } from './scripts';
 import { longRuns } from './long-runs';
 import { cardPayload } from './card-payload';
+import { memoryBuild } from './memory-build';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts, longRuns, cardPayload];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts, longRuns, cardPayload, memoryBuild];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {
