@@ -1,7 +1,7 @@
 import { BUILD_LORE_PROFILE, BUILD_MEMORY_PROFILE, allChunksDone, buildFailed, buildFinished, buildResumed, buildStatus, buildStopped, chunkAt, chunkDone, chunkStarted, newBuildJob, type MemoryBuildJob, type MemoryBuildStatus } from '../../contract/memory-build';
 import type { MemorySeed } from '../../contract/memory-seed';
 import { newId } from '../../contract/new-id';
-import type { RunRequest } from '../../contract/run-input';
+import type { ChatIdentity, RunRequest } from '../../contract/run-input';
 import { fail, ok, type Result } from '../../contract/result';
 import { t } from '../../i18n/t';
 import { stopBackgroundRun } from '../run/background-runs';
@@ -61,26 +61,65 @@ export async function memoryBuildStatus(): Promise<MemoryBuildStatus | null> {
 export async function startMemoryBuild(options: { lore?: boolean; restart?: boolean } = {}): Promise<Result<MemoryBuildStatus>> {
     const chat = openChatIdentity();
     if (!chat) return fail('host.no_chat', 'Open a chat first.');
-    if (active) return fail('memory.build_running', 'A memory build is already going on in this tab; stop it first.');
-    const stored = await readBuildJob(chat.integrity);
-    if (stored && stored.state !== 'finished' && !options.restart) return resumeMemoryBuild();
-    const messages = stContext().chat.length;
-    if (messages === 0) return fail('memory.build_empty_chat', 'This chat has no messages to build memory from.');
-    const engine = await getEngine();
-    const profile = await engine.resolveProfile(BUILD_MEMORY_PROFILE, storedProfiles());
-    if (!profile.ok) return fail('profile.not_found', profile.error.message);
-    const job = newBuildJob({ id: newId(), chat, messages, chunkSize: profile.value.memory.buildChunk, lore: options.lore === true, now: Date.now() });
-    return drive(await save(job));
+    return takeOn(chat, async (stored) => {
+        if (stored && stored.state !== 'finished' && !options.restart) return ok(buildResumed(stored, Date.now()));
+        const messages = stContext().chat.length;
+        if (messages === 0) return fail('memory.build_empty_chat', 'This chat has no messages to build memory from.');
+        const profile = await (await getEngine()).resolveProfile(BUILD_MEMORY_PROFILE, storedProfiles());
+        if (!profile.ok) return fail('profile.not_found', profile.error.message);
+        return ok(newBuildJob({ id: newId(), chat, messages, chunkSize: profile.value.memory.buildChunk, lore: options.lore === true, now: Date.now() }));
+    });
 }
 
 /** Goes on with the open chat's stopped, failed or cut-off build from its first chunk not done. */
 export async function resumeMemoryBuild(): Promise<Result<MemoryBuildStatus>> {
     const chat = openChatIdentity();
     if (!chat) return fail('host.no_chat', 'Open a chat first.');
-    if (active) return fail('memory.build_running', 'A memory build is already going on in this tab.');
-    const job = await readBuildJob(chat.integrity);
-    if (!job || job.state === 'finished') return fail('memory.build_not_found', 'This chat has no unfinished memory build to resume.');
-    return drive(await save(buildResumed(job, Date.now())));
+    return takeOn(chat, async (stored) =>
+        !stored || stored.state === 'finished' ? fail('memory.build_not_found', 'This chat has no unfinished memory build to resume.') : ok(buildResumed(stored, Date.now())),
+    );
+}
+
+/** Between a start or resume and its lock: a second call is refused, not raced. */
+let taking = false;
+
+/**
+ * Takes a build of `chat` on in this tab and answers at once, the build working on in the background. It runs
+ * under the chat's Web Lock for builds, held while it works: two tabs never run one build (its chunks would
+ * run twice, and one tab's restart would drop the other's chunks). The job is read and chosen under the lock.
+ */
+function takeOn(chat: ChatIdentity, choose: (stored: MemoryBuildJob | null) => Promise<Result<MemoryBuildJob>>): Promise<Result<MemoryBuildStatus>> {
+    if (active || taking) return Promise.resolve(fail('memory.build_running', 'A memory build is already going on in this tab; stop it first.'));
+    taking = true;
+    return new Promise((resolve) => {
+        const held = async (lock: unknown): Promise<void> => {
+            let current: NonNullable<typeof active>;
+            try {
+                if (!lock) return resolve(fail('memory.build_running', "Another tab is building this chat's memory."));
+                const chosen = await choose(await readBuildJob(chat.integrity));
+                if (!chosen.ok) return resolve(chosen);
+                current = { job: await save(chosen.value), stopping: false, runId: null, captures: new Map() };
+            } catch (error) {
+                return resolve(fail('run.internal_error', error instanceof Error ? error.message : String(error)));
+            } finally {
+                taking = false;
+            }
+            active = current;
+            resolve(ok(buildStatus(current.job, true)));
+            try {
+                await work(current);
+            } catch (error) {
+                await save(buildFailed(current.job, { code: 'run.internal_error', message: error instanceof Error ? error.message : String(error) }, Date.now())).catch(() => undefined);
+            } finally {
+                if (active === current) active = null;
+                changed();
+            }
+        };
+        // Web Locks are in every browser SillyTavern supports; without them (an old one), this tab's guard alone.
+        const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+        if (locks) void locks.request(`tavern-agent:memory-build:${chat.integrity}`, { ifAvailable: true }, held).catch(() => resolve(fail('memory.build_running', 'The memory build could not take its lock.')));
+        else void held(true);
+    });
 }
 
 /** Stops this tab's build after its current run is stopped; resumable at the chunk not yet done. */
@@ -90,19 +129,6 @@ export async function stopMemoryBuild(): Promise<Result<MemoryBuildStatus>> {
     current.stopping = true;
     if (current.runId) await stopBackgroundRun(current.runId, 'The memory build was stopped.');
     return ok(buildStatus(current.job, true));
-}
-
-/** Takes the job on in this tab and works through its chunks in the background; answers at once. */
-function drive(job: MemoryBuildJob): Result<MemoryBuildStatus> {
-    const current: NonNullable<typeof active> = { job, stopping: false, runId: null, captures: new Map() };
-    active = current;
-    void work(current)
-        .catch((error: unknown) => save(buildFailed(current.job, { code: 'run.internal_error', message: error instanceof Error ? error.message : String(error) }, Date.now())))
-        .finally(() => {
-            if (active === current) active = null;
-            changed();
-        });
-    return ok(buildStatus(job, true));
 }
 
 async function work(current: NonNullable<typeof active>): Promise<void> {
