@@ -24,6 +24,9 @@ import { MEMORY_KEEPER_PROFILE, LORE_KEEPER_PROFILE } from '../../src/contract/p
 import type { PrefixMessage, RunRequest } from '../../src/contract/run-input';
 import { buildChunkRequest, promptBeforeHistory } from '../../src/host/memory/build-input';
 import { buildChunkMessage, buildInstructions, sceneSummaryPath } from '../../src/engine/run/build-run';
+import { RECORD_VERSION } from '../../src/contract/records';
+import { loadStoredInput, storedInputFiles } from '../../src/engine/run/stored-input';
+import { createMemoryRunStorage } from '../../src/store/run-storage';
 import { sampleRunInput } from '../fixtures/run-input';
 import { rawCall, runHarness, toolTurn } from '../fixtures/run-harness';
 
@@ -198,5 +201,17 @@ describe('a chunk run in the engine', () => {
         const persisted = await h.storage.getPersistState('chunk-2');
         assert.deepEqual(Object.keys(persisted!.files).sort(), ['persist/characters.md', 'persist/scenes/0002.md']);
         assert.ok(LORE_KEEPER_PROFILE.tools.allow.includes('worldinfo.propose'));
+    });
+});
+
+describe("a chunk run's stored input", () => {
+    it('keeps the chunk and the seed, so a resumed chunk run is the same run', async () => {
+        const storage = createMemoryRunStorage();
+        const seed = { v: 1 as const, source: { kind: 'build' as const, chunks: 2, messages: 80 }, at: '2026-01-01T00:00:00Z', files: { 'persist/threads.md': 'so far' } };
+        const input = sampleRunInput({ runId: 'stored-chunk', phase: 'after', memorySeed: seed, build: { chunk: 3, chunks: 5, from: 80, to: 119 } });
+        for (const file of storedInputFiles(input)) await storage.putFile({ v: RECORD_VERSION, runId: input.runId, path: file.path, content: file.content, version: 1, updatedAt: 0 });
+        const loaded = await loadStoredInput(storage, input.runId);
+        assert.deepEqual(loaded?.input.build, input.build);
+        assert.deepEqual(loaded?.input.memorySeed, seed);
     });
 });
