@@ -1,4 +1,4 @@
-import { BUILD_LORE_PROFILE, BUILD_MEMORY_PROFILE, allChunksDone, buildFailed, buildFinished, buildResumed, buildStatus, buildStopped, chunkAt, chunkDone, chunkStarted, newBuildJob, type MemoryBuildJob, type MemoryBuildStatus } from '../../contract/memory-build';
+import { BUILD_LORE_PROFILE, BUILD_MEMORY_PROFILE, allChunksDone, buildFailed, buildFinished, buildResumed, buildStatus, buildStopped, chunkAt, chunkCount, chunkDone, chunkStarted, newBuildJob, type MemoryBuildJob, type MemoryBuildStatus } from '../../contract/memory-build';
 import type { MemorySeed } from '../../contract/memory-seed';
 import { newId } from '../../contract/new-id';
 import type { ChatIdentity, RunRequest } from '../../contract/run-input';
@@ -133,11 +133,17 @@ export async function stopMemoryBuild(): Promise<Result<MemoryBuildStatus>> {
 
 async function work(current: NonNullable<typeof active>): Promise<void> {
     while (!allChunksDone(current.job)) {
-        if (current.stopping) return void (await save(buildStopped(current.job, Date.now())));
-        const refused = chatRefusal(current.job);
-        if (refused) return void (await save(buildFailed(current.job, refused, Date.now())));
-        const ended = await runChunk(current);
-        if (ended) return void (await save(current.stopping ? buildStopped(current.job, Date.now()) : buildFailed(current.job, ended, Date.now())));
+        // Stopped by the user (between chunks, or its run stopped), or the chat cannot go on: the job keeps every chunk done.
+        const refused = current.stopping ? null : chatRefusal(current.job);
+        const ended = current.stopping || refused ? refused : await runChunk(current);
+        if (current.stopping) {
+            await save(buildStopped(current.job, Date.now()));
+            return;
+        }
+        if (ended) {
+            await save(buildFailed(current.job, ended, Date.now()));
+            return;
+        }
     }
     const { job } = current;
     const seed: MemorySeed = { v: 1, source: { kind: 'build', chunks: job.done, messages: job.messages }, at: new Date().toISOString(), files: job.files };
@@ -173,7 +179,7 @@ async function runChunk(current: NonNullable<typeof active>): Promise<{ code: st
     const runs = [...recorded];
     let files = current.job.files;
     const profiles = current.job.lore ? [BUILD_MEMORY_PROFILE, BUILD_LORE_PROFILE] : [BUILD_MEMORY_PROFILE];
-    const chunks = Math.ceil(current.job.messages / current.job.chunkSize);
+    const chunks = chunkCount(current.job.messages, current.job.chunkSize);
     for (const profileId of profiles) {
         const before = recorded.find((run) => run.profileId === profileId);
         const kept = before ? await engine.runMemory(before.runId) : null;
