@@ -155,6 +155,9 @@ test('/agent memory build on a 200-message chat: 5 chunk runs, a reload after ch
         assert.match(systemOf(request), new RegExp(`Memory up to chunk ${chunk - 1}\\.`), 'it starts from the memory the chunk before left');
     }
 
+    assert.deepEqual(JSON.parse(await slash(page, '/agent memory build status')), { ...(await buildStatus(page)), state: 'finished' }, 'the command answers the status');
+    assert.equal(await slash(page, '/agent memory build stop'), '', 'nothing to stop: refused (memory.build_not_found), with a toast');
+    assert.match(await page.locator('#toast-container').innerText(), /memory\.build_not_found/);
     assert.deepEqual(await storedMessages(page), before, "the chat file's messages are unchanged");
     const seed = await page.evaluate(() => SillyTavern!.getContext().chatMetadata.tavern_agent_memory_seed as { source: unknown; files: Record<string, string> });
     assert.deepEqual(seed.source, { kind: 'build', chunks: 5, messages: MESSAGES });
