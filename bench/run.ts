@@ -26,8 +26,9 @@ import { scripts } from './scripts';
 import { longRuns } from './long-runs';
 import { cardPayload } from './card-payload';
 import { roundAccount } from './round-account';
+import { memoryBuild } from './memory-build';
 
-const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts, longRuns, cardPayload, roundAccount];
+const BENCHMARKS: readonly Benchmark[] = [chatWrites, eventLatency, loopOverhead, checkpoints, chatSearch, mainThread, timelineScroll, skills, subagents, reliability, workerHeap, bigChatSend, resume, pipelineTurn, scripts, longRuns, cardPayload, roundAccount, memoryBuild];
 const RESULTS_DIR = path.join(import.meta.dirname, 'results');
 
 function log(message: string): void {

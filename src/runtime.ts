@@ -35,6 +35,7 @@ import { watchReplies } from './host/pipeline/after-phase';
 import { watchState } from './host/state/state-watch';
 import { remoteRun, watchOtherTabs } from './host/run/live-view';
 import { backgroundRuns, observeBackgroundRuns, stopBackgroundRun } from './host/run/background-runs';
+import { memoryBuildStatus, onMemoryBuildChange, resumeMemoryBuild, startMemoryBuild, stopMemoryBuild } from './host/memory/memory-build';
 import { turnReply } from './host/pipeline/turn';
 import { approvalToasts } from './host/ext-tools/ext-tool-toast';
 import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
@@ -94,6 +95,7 @@ export function startRuntime(shell: Shell): Runtime {
             turnReply,
             stopBackground: (runId) => stopBackgroundRun(runId, 'Stopped from the panel.'),
         },
+        memoryBuild: { status: memoryBuildStatus, start: startMemoryBuild, stop: stopMemoryBuild, resume: resumeMemoryBuild, onChange: onMemoryBuildChange },
         profiles: { stored: storedProfiles, save: saveStoredProfiles, remove: deleteStoredProfile, connections: connectionProfiles, currentProtocol: currentConnectionProtocol },
         confirm: confirmAction,
         toast: toasts,

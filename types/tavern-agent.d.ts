@@ -50,6 +50,41 @@ export interface TavernAgentPipelineApi {
     set(change: Partial<TavernAgentPipeline>): Promise<TavernAgentPipeline>;
 }
 
+/** A memory build of the open chat (issue 37 §3): chunk `done + 1` of `chunks` is the one going on. */
+export interface TavernAgentMemoryBuildStatus {
+    jobId: string;
+    chatId: string;
+    /** `stopped` also for a build no tab works on any more (a reload cut it off): `resumeBuild()` goes on. */
+    state: 'running' | 'stopped' | 'failed' | 'finished';
+    /** Whether this tab is working on it now. */
+    active: boolean;
+    done: number;
+    chunks: number;
+    messages: number;
+    chunkSize: number;
+    lore: boolean;
+    /** Milliseconds left, from the chunks done; null before the first is done and once finished. */
+    remainingMs: number | null;
+    error: { code: string; message: string } | null;
+}
+
+export interface TavernAgentMemoryApi {
+    /**
+     * Builds the open chat's memory from its existing messages in the background, in chunks of the memory
+     * keeper's `memory.buildChunk` messages (40 by default), oldest first; `lore: true` also runs the lore keeper
+     * on each chunk (its proposals wait for review). Goes on with the chat's unfinished build unless `restart`.
+     * Resolves with the status at once. Never changes a chat message; when done, the memory is the chat's memory
+     * seed. Rejects with `memory.build_running`, `memory.build_empty_chat`, `host.no_chat`, `profile.not_found`.
+     */
+    build(options?: { lore?: boolean; restart?: boolean }): Promise<TavernAgentMemoryBuildStatus>;
+    /** The open chat's build, or null when it has none. */
+    buildStatus(): Promise<TavernAgentMemoryBuildStatus | null>;
+    /** Stops this tab's build (`memory.build_not_found` when none is going on). */
+    stopBuild(): Promise<TavernAgentMemoryBuildStatus>;
+    /** Goes on from the first chunk not done (`memory.build_not_found` when there is nothing to resume). */
+    resumeBuild(): Promise<TavernAgentMemoryBuildStatus>;
+}
+
 /** One journal event of a run. `type` is noun-then-verb: run-create, run-state, model-request, model-response, tool-call-start, tool-call-complete, tool-call-fail, file-write, commit, run-finish, run-fail, run-cancel, … */
 export interface TavernAgentEvent {
     /** 0, 1, 2 … without gaps within a run. */
@@ -146,6 +181,8 @@ export interface TavernAgentApi {
     readonly skills: TavernAgentSkillsApi;
     /** The open chat's pipeline: `pipeline.get()`, `pipeline.set({ before: 'director', reply: 'sillytavern' })`. */
     readonly pipeline: TavernAgentPipelineApi;
+    /** The open chat's long memory: `memory.build()`, `memory.buildStatus()`, `memory.stopBuild()`, `memory.resumeBuild()`. */
+    readonly memory: TavernAgentMemoryApi;
 }
 
 declare global {

@@ -11,8 +11,8 @@ export interface BackgroundRunInfo {
     profileId: string;
     /** The turn it belongs to (the user message the reply answers), as RunRecord.turnId. */
     turnId: string | null;
-    /** The chat message (index) of the reply it follows, when it was bound. */
-    follows: number;
+    /** The chat message (index) of the reply it follows, when it was bound (none for a memory build's chunk). */
+    follows?: number;
     /** As the worker last reported it (`preparing` until it does). */
     state: string;
     startedAt: number;

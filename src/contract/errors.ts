@@ -182,6 +182,13 @@ export const WIRE_ERROR_CODES = [
     /** Long memory (issue 37): a memory seed meant for a chat no longer open / over the bound that travels with a chat. */
     'memory.chat_changed',
     'memory.seed_too_large',
+    /** A memory build (issue 37 §3): one is already going on for this chat / none to resume or stop / a chat with no messages / fewer messages than the build covers. */
+    'memory.build_running',
+    'memory.build_not_found',
+    'memory.build_empty_chat',
+    'memory.build_chat_changed',
+    /** A chunk's run ended without workspace.finish, so it left no memory: the build stopped there, and a resume runs it again. */
+    'memory.build_chunk_unfinished',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

@@ -19,6 +19,9 @@ export const DEFAULT_COMPACTION = { threshold: 0.6, keepRecentRounds: 4 } as con
 /** Characters of pinned memory a run starts with unless its profile says otherwise (issue 37 §1). */
 export const DEFAULT_PINNED_CHARS = 8_000;
 
+/** Messages per chunk of a memory build (issue 37 §3) unless the memory keeper's profile says otherwise. */
+export const DEFAULT_BUILD_CHUNK = 40;
+
 /** "*", "namespace.*" or a canonical tool name. */
 const ToolPatternSchema = z
     .string()
@@ -146,9 +149,13 @@ export const ProfileSchema = z
             .default({ threshold: DEFAULT_COMPACTION.threshold, keepRecentRounds: DEFAULT_COMPACTION.keepRecentRounds }),
         /**
          * Memory (issue 37): how many characters of pinned memory blocks (persist/ files with `pinned: true`) open
-         * each run; blocks past it are named, not shown. Defaulted, so profiles stored before it load unchanged.
+         * each run; blocks past it are named, not shown. `buildChunk`: how many messages each run of a memory build
+         * (issue 37 §3) summarises, read from the memory keeper's profile. Defaulted, so profiles stored before
+         * either load unchanged.
          */
-        memory: z.object({ pinnedChars: z.number().int().min(0).max(100_000) }).default({ pinnedChars: DEFAULT_PINNED_CHARS }),
+        memory: z
+            .object({ pinnedChars: z.number().int().min(0).max(100_000), buildChunk: z.number().int().min(5).max(400).default(DEFAULT_BUILD_CHUNK) })
+            .default({ pinnedChars: DEFAULT_PINNED_CHARS, buildChunk: DEFAULT_BUILD_CHUNK }),
     })
     .superRefine((profile, ctx) => {
         for (const root of profile.workspace.writableRoots) {
@@ -183,7 +190,7 @@ const BASE: Omit<Profile, 'id' | 'displayName' | 'description'> = {
     scripts: 'skills',
     pricing: null,
     compaction: { ...DEFAULT_COMPACTION },
-    memory: { pinnedChars: DEFAULT_PINNED_CHARS },
+    memory: { pinnedChars: DEFAULT_PINNED_CHARS, buildChunk: DEFAULT_BUILD_CHUNK },
 };
 
 export const WRITER_PROFILE: Profile = {

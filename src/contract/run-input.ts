@@ -129,6 +129,14 @@ export const RunInputSchema = z.object({
      * starts from it while no message of the prefix carries memory. Absent when the chat has none.
      */
     memorySeed: MemorySeedSchema.optional(),
+    /**
+     * A chunk of a memory build (issue 37 §3), for an `after` run with no reply to follow: it summarises messages
+     * `from` to `to` of the prefix (its last message is `to`) into its memory, which goes back to the build's
+     * job, never into a chat message. Chunk `chunk` (1-based) of `chunks`.
+     */
+    build: z
+        .object({ chunk: z.number().int().positive(), chunks: z.number().int().positive(), from: z.number().int().nonnegative(), to: z.number().int().nonnegative() })
+        .optional(),
 });
 export type RunInput = z.infer<typeof RunInputSchema>;
 

@@ -144,6 +144,11 @@ export interface RunsApi {
     listChatRuns(chatId: string): Promise<Result<RunRecord[]>>;
     getRun(runId: string): Promise<Result<RunRecord>>;
     readEvents(runId: string, fromSeq: number): Promise<Result<JournalEvent[]>>;
+    /**
+     * The memory (persist/ files) a run finished with, or null when it has not completed through workspace.finish
+     * (a memory build reads each chunk's from here, issue 37 §3).
+     */
+    runMemory(runId: string): Promise<Result<Record<string, string> | null>>;
 }
 
 /** Stored runs as the timeline reads and changes them: files, checkpoints, export, import, delete. */

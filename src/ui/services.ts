@@ -10,6 +10,7 @@ import type { LoreAcceptOutcome, LoreAcceptRequest, LoreDecision } from '../cont
 import type { ReplyPlace } from '../contract/reply-place';
 import type { ExtToolSpec } from '../contract/ext-tools';
 import type { RetentionPolicy } from '../contract/storage';
+import type { MemoryBuildStatus } from '../contract/memory-build';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
@@ -116,6 +117,15 @@ export interface PanelServices {
     };
     /** Other extensions' tools: what is registered now, and the user's answer to a call waiting for approval. */
     extTools?: { registered(): Promise<ExtToolSpec[]>; decide(id: string, approved: boolean): void };
+    /** The open chat's memory build (issue 37 §3, host/memory/memory-build.ts); absent in test fakes: no control. */
+    memoryBuild?: {
+        status(): Promise<MemoryBuildStatus | null>;
+        start(options: { lore: boolean; restart: boolean }): Promise<Result<MemoryBuildStatus>>;
+        stop(): Promise<Result<MemoryBuildStatus>>;
+        resume(): Promise<Result<MemoryBuildStatus>>;
+        /** Called when a build starts, moves on a step or ends; returns the unsubscribe function. */
+        onChange(listener: () => void): () => void;
+    };
     /** Saves a change of the panel's settings (panelSettingsState follows); without it changes last the page. */
     settings?: { update(change: Partial<PanelSettings>): void };
     toast: {

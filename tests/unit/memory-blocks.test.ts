@@ -86,7 +86,7 @@ describe('the pinned memory a run starts with', () => {
 
     it("opens the run's first request (its system message), following the chat's memory; a profile that cannot see persist/ gets none", async () => {
         const h = runHarness({ script: [reply()] });
-        await h.run(sampleRunInput({ runId: 'pin-1', prefix: prefixWith(files) }), { ...WRITER_PROFILE, memory: { pinnedChars: 70 } });
+        await h.run(sampleRunInput({ runId: 'pin-1', prefix: prefixWith(files) }), { ...WRITER_PROFILE, memory: { ...WRITER_PROFILE.memory, pinnedChars: 70 } });
         const system = String(h.requests[0]!.messages[0]!.content);
         assert.match(system, /Seraphina guards the glade\./);
         assert.match(system, /Bring the lantern/);
@@ -103,7 +103,7 @@ describe('the pinned memory a run starts with', () => {
         const { memory: _dropped, ...old } = WRITER_PROFILE;
         const parsed = parseProfile(old);
         assert.ok(parsed.ok);
-        assert.deepEqual(parsed.profile.memory, { pinnedChars: 8_000 });
+        assert.deepEqual(parsed.profile.memory, { pinnedChars: 8_000, buildChunk: 40 });
         const bad = parseProfile({ ...WRITER_PROFILE, memory: { pinnedChars: -1 } });
         assert.ok(!bad.ok && bad.errors.some((error) => error.path === 'memory.pinnedChars'));
     });

@@ -6,6 +6,7 @@ import type { RunControls, SkillAccess } from '../../tools/tool';
 import { newTrack, ROOT_AGENT_KEY, type AgentTrack } from '../projection/agent-track';
 import { fixInstructions, fixRequestMessage } from '../run/fix-run';
 import { phaseInstructions } from '../run/phase-run';
+import { buildChunkMessage } from '../run/build-run';
 import { scriptInstructions } from '../run/script-run';
 import type { RunSession } from '../run/run-session';
 import type { AgentInvocation, AgentSpec } from './agent';
@@ -80,6 +81,7 @@ function rootStart(input: RunInput, profile: Profile, aliases: readonly string[]
         system += `\n\n${scriptInstructions(input.script)}`;
         tail.push({ role: 'user', content: input.script.prompt });
     }
+    if (input.build) tail.push({ role: 'user', content: buildChunkMessage(input, input.build) });
     if (input.fix) {
         system += `\n\n${fixInstructions()}`;
         tail.push({ role: 'user', content: fixRequestMessage(input.fix) });

@@ -164,5 +164,10 @@ export function createRunsApi(state: EngineState, sweep: () => Promise<void>): R
                 return run ? ok(run) : fail('run.not_found', 'This run no longer exists.');
             }),
         readEvents: (runId, fromSeq) => withStorage(state, async (s) => ok(await s.listEvents(runId, fromSeq)), 'Tavern Agent could not read the run journal.'),
+        runMemory: (runId) =>
+            withStorage(state, async (s) => {
+                const [run, persisted] = await Promise.all([s.getRun(runId), s.getPersistState(runId)]);
+                return ok(run?.state === 'completed' && persisted ? persisted.files : null);
+            }),
     };
 }

@@ -26,8 +26,9 @@ export async function completeRun(session: RunSession, workspace: Workspace, end
             throw storageFailure(error);
         }
         await journal.append('persist-promote', { files: Object.keys(persisted).length });
-        // A reply's memory goes into the message it committed; a keeper's into the reply it follows.
-        if (session.hasCommitted || phaseOf(input) === 'after') {
+        // A reply's memory goes into the message it committed; a keeper's into the reply it follows. A memory
+        // build's chunk writes no message at all: its memory (the persist state above) goes back to the build.
+        if (session.hasCommitted || (phaseOf(input) === 'after' && !input.build)) {
             await writeStagedState(session);
             await attachMemory(session, persisted, base);
         }

@@ -1,4 +1,5 @@
 import type { Profile } from '../../contract/profile';
+import { buildInstructions } from './build-run';
 import { BRIEF_MAX_CHARS, BRIEF_PATH, type RunInput, type RunPhase } from '../../contract/run-input';
 
 /** A run's phase in its turn: absent means the reply (every run before issue 34). */
@@ -31,6 +32,7 @@ export function phaseInstructions(input: RunInput): string | null {
                 `Gather what the reply must respect, and write a short brief for it to ${BRIEF_PATH} with workspace_write_file: it goes into the prompt of the reply. Then call workspace_finish.`,
             ].join('\n');
         case 'after': {
+            if (input.build) return buildInstructions(input.build, input.profile.workspace.writableRoots.includes('persist'));
             const at = input.follows?.messageIndex;
             return [
                 `This run comes AFTER a reply was added to the chat${at === undefined ? '' : ` (message #${at}, the last message below)`}: work on that reply as your profile says, in the background. You cannot change the chat.`,

@@ -20,8 +20,8 @@ export const STORED_INPUT_FORMAT = 2;
 
 /** The run's frozen input as its hidden input files, stored together in one write before the run's first request. */
 export function storedInputFiles(input: RunInput): Array<{ path: string; content: string }> {
-    const { generationType, chat, profile, source, retry, skills, hiddenSkills, fix, script, extTools, skillPool, agentProfiles, lore, phase, brief, follows, turnId } = input;
-    const rest = { format: STORED_INPUT_FORMAT, generationType, chat, profile, source, retry, skills, hiddenSkills, fix, script, extTools, skillPool, agentProfiles, phase, brief, follows, turnId };
+    const { generationType, chat, profile, source, retry, skills, hiddenSkills, fix, script, extTools, skillPool, agentProfiles, lore, phase, brief, follows, turnId, build, memorySeed } = input;
+    const rest = { format: STORED_INPUT_FORMAT, generationType, chat, profile, source, retry, skills, hiddenSkills, fix, script, extTools, skillPool, agentProfiles, phase, brief, follows, turnId, build, memorySeed };
     return [
         { path: PROMPT_PATH, content: JSON.stringify(input.prompt, null, 1) },
         { path: CHAT_PATH, content: JSON.stringify({ chat: input.chat, prefix: input.prefix }, null, 1) },

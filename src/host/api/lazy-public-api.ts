@@ -3,6 +3,7 @@ import { chatPipeline } from '../settings/agent-mode';
 import { ENGINE_VERSION } from '../../contract/version';
 import type { TavernAgentApi, TavernAgentPipelineApi, TavernAgentSkillsApi } from './public-api';
 import { TavernAgentError } from '../../contract/tavern-agent-error';
+import { lazyMemoryBuildApi } from './lazy-memory-build-api';
 
 /**
  * `globalThis.TavernAgent` from the page's start, while the code behind it (runs, skills, the engine) loads
@@ -26,6 +27,7 @@ export function createLazyPublicApi(load: () => Promise<TavernAgentApi>, status:
         version: ENGINE_VERSION,
         skills,
         pipeline,
+        memory: Object.freeze({ ...lazyMemoryBuildApi(load) }),
         status,
         stop: async () => (await load()).stop(),
         setEnabled: async (enabled) => (await load()).setEnabled(enabled),

@@ -10,6 +10,8 @@ import { activeRun, cancelActiveRun } from '../run/active-run';
 import { continueRun, resumeRun } from '../run/resume-run';
 import type { RunOutcome } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
+import { memoryBuildApi } from './memory-build-api';
+import type { TavernAgentMemoryBuildApi } from './lazy-memory-build-api';
 import { createRunApi, TavernAgentError, type PublicRunEvent, type PublicRunInfo, type RunOptions } from './run-api';
 
 /** The API other extensions and scripts use: `globalThis.TavernAgent`. Grows with the runtime. */
@@ -27,6 +29,8 @@ export interface TavernAgentApi {
     readonly skills: TavernAgentSkillsApi;
     /** The open chat's pipeline (issue 34): who works before, on and after each reply. */
     readonly pipeline: TavernAgentPipelineApi;
+    /** The open chat's long memory (issue 37): building it from the chat's messages. */
+    readonly memory: TavernAgentMemoryApi;
     /** Starts a run in the open chat (background unless `background: false`); resolves with its id at once. */
     run(options: RunOptions): Promise<string>;
     cancel(runId: string): Promise<boolean>;
@@ -39,6 +43,9 @@ export interface TavernAgentApi {
     /** Stored runs of any chat by its id (the open chat's when absent), oldest first. */
     runs(options?: { chatId?: string }): Promise<PublicRunInfo[]>;
 }
+
+/** `TavernAgent.memory`: each part of issue 37 in its own object, spread here. */
+export type TavernAgentMemoryApi = TavernAgentMemoryBuildApi;
 
 export type TavernAgentSkillsApi = Pick<SkillsService, 'list' | 'preview' | 'import' | 'export' | 'delete'>;
 
@@ -83,6 +90,7 @@ export function createPublicApi(skills: SkillsService, observer?: RunObserver): 
         runs: runs.runs,
         skills: skillsApi(skills),
         pipeline: pipelineApi,
+        memory: Object.freeze({ ...memoryBuildApi }),
         version: ENGINE_VERSION,
         status: () => agentStatus(activeRun()),
         async setEnabled(enabled) {

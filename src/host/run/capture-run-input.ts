@@ -3,7 +3,7 @@ import type { Profile } from '../../contract/profile';
 import { HostError } from '../host-error';
 import { currentIdentity } from '../sillytavern/chat-identity';
 import { markedMemory, markedMemoryRunId } from '../sillytavern/message-marker';
-import { stContext } from '../sillytavern/st-context';
+import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { importOpenAiModule } from '../sillytavern/st-internals';
 import { createWorldInfoCapture } from '../lore/world-info-capture';
 import type { LoadedLore } from '../lore/lore-capture';
@@ -51,6 +51,33 @@ function contextSizeOf(mainApi: string, settings: Record<string, unknown>, maxCo
     return Number.isFinite(size) && size > 0 ? { contextSize: size } : {};
 }
 
+/** The messages a run may read, as its prefix: each one's text, speaker, and the memory it carries. */
+function chatPrefix(visible: readonly ChatMessage[]): PrefixMessage[] {
+    return visible.map((message, index) => {
+        const memory = markedMemory(message);
+        return {
+            index,
+            role: message.is_user ? 'user' : message.is_system ? 'system' : 'assistant',
+            name: message.name ?? '',
+            text: message.mes ?? '',
+            hidden: Boolean(message.is_system),
+            // The memory's owner: the run that wrote the reply, or a keeper that left its memory in it.
+            agentRunId: markedMemoryRunId(message),
+            ...(memory ? { memory } : {}),
+        };
+    });
+}
+
+/**
+ * A capture taken again for another run without another dry run: the same prompt, lore, skills and state, with
+ * this run's id and the open chat's messages up to `upTo` as its prefix. For the chunks of a memory build
+ * (issue 37 §3), whose prompt is only what comes before the history: a dry run per chunk would assemble the
+ * whole chat's prompt again each time (its long tasks on the page grow with the chat), to keep only that part.
+ */
+export function recapture(input: RunRequest, runId: string, upTo: number): RunRequest {
+    return { ...input, runId, chat: currentIdentity(), prefix: chatPrefix(stContext().chat.slice(0, upTo + 1)) };
+}
+
 /**
  * Freezes what a run may see (SPEC §1), from inside the generate interceptor: the chat prefix, and a dry
  * run of SillyTavern's own prompt assembly for this turn, whose prompt becomes the run's starting context
@@ -71,19 +98,7 @@ export async function captureRunInput(
     const identity = currentIdentity();
     // A swipe regenerates the last message: it is the run's target, not part of what it may read.
     const visible = upTo !== undefined ? context.chat.slice(0, upTo + 1) : type === 'swipe' ? context.chat.slice(0, -1) : context.chat.slice();
-    const prefix: PrefixMessage[] = visible.map((message, index) => {
-        const memory = markedMemory(message);
-        return {
-            index,
-            role: message.is_user ? 'user' : message.is_system ? 'system' : 'assistant',
-            name: message.name ?? '',
-            text: message.mes ?? '',
-            hidden: Boolean(message.is_system),
-            // The memory's owner: the run that wrote the reply, or a keeper that left its memory in it.
-            agentRunId: markedMemoryRunId(message),
-            ...(memory ? { memory } : {}),
-        };
-    });
+    const prefix = chatPrefix(visible);
 
     let prompt: PromptMessage[] | null = null;
     const worldInfo = createWorldInfoCapture();

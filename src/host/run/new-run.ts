@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../contract/errors';
 import { newId } from '../../contract/new-id';
-import type { GenerationType, RunOutcome, RunPhase, RunRequest } from '../../contract/run-input';
+import type { ChatIdentity, GenerationType, RunOutcome, RunPhase, RunRequest } from '../../contract/run-input';
 import { fail } from '../../contract/result';
 import type { RunObserver } from '../../contract/run-observer';
 import { commitToChat, type CommitTarget } from '../chat/commit';
@@ -13,11 +13,11 @@ import { routeModel } from '../model/model-route';
 import { connectionProfiles } from '../model/connection-profiles';
 import { currentChatAgentState } from '../settings/agent-mode';
 import { storedProfiles } from '../settings/profile-store';
-import { currentIdentity } from '../sillytavern/chat-identity';
+import { currentIdentity, sameChat } from '../sillytavern/chat-identity';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { activeRun } from './active-run';
-import { captureRunInput } from './capture-run-input';
+import { captureRunInput, recapture } from './capture-run-input';
 import { driveBackgroundRun } from './background-runs';
 import { driveRun, type RunStart } from './drive-run';
 import type { StartFacts } from './failed-start';
@@ -43,6 +43,17 @@ export interface LaunchOptions {
     turnId?: string;
     /** The title of the toast a failure shows (the generic one when absent). */
     failureTitle?: string;
+    /**
+     * A memory build's chunk (issue 37 §3, host/memory/): an after-run with no reply to follow, over the open
+     * chat's messages up to `upTo`, its input shaped from the capture by the build. It writes nothing to the chat.
+     */
+    build?: {
+        chat: ChatIdentity;
+        upTo: number;
+        shape: (captured: RunRequest) => RunRequest;
+        /** The build's first capture in this tab, kept by it: later chunks take it again without a dry run (capture-run-input.ts's recapture). */
+        captured: { input: RunRequest | null };
+    };
 }
 
 export interface LaunchedRun {
@@ -107,6 +118,32 @@ export function launchKeeper(options: LaunchOptions & { profileId: string; follo
     return { runId, outcome };
 }
 
+/**
+ * Starts one chunk run of a memory build (issue 37 §3) in the background, as a keeper is: beside the tab's active
+ * run, stopped by its id. Its memory goes back to the build (read from the run when it has ended), never into a
+ * message: it is given no way to write the chat at all.
+ */
+export function launchBuildChunk(options: LaunchOptions & { profileId: string; build: NonNullable<LaunchOptions['build']> }): LaunchedRun {
+    const runId = newId();
+    const { chat } = options.build;
+    const target: CommitTarget = { runId, identity: chat, generationType: 'normal', messageId: null, closed: false };
+    const chunk = { ...options, type: 'normal' as const, phase: 'after' as const };
+    const outcome = driveBackgroundRun(
+        {
+            runId,
+            generationType: 'normal',
+            target,
+            state: 'preparing',
+            holdsGenerating: false,
+            ...(options.failureTitle ? { failureTitle: options.failureTitle } : {}),
+            start: (signal) => startNewRun(runId, chunk, target, signal),
+            startFacts: startFacts(chunk),
+        },
+        { runId, chatKey: chat.integrity, phase: 'after', profileId: options.profileId, turnId: null },
+    );
+    return { runId, outcome };
+}
+
 /** What the page knows of a new run before it starts, to keep it should it fail there (issue 39 §10). */
 function startFacts(options: LaunchOptions): StartFacts {
     const aroundTheReply = options.phase === 'before' || options.phase === 'after';
@@ -129,7 +166,11 @@ async function startNewRun(runId: string, options: LaunchOptions, target: Commit
     const route = routeModel(profile);
     const follows = options.follows ? locateBoundReply(options.follows) : undefined;
     if (follows === null) throw new HostError('pipeline.reply_gone', 'The reply this keeper works after was deleted or swiped away, or another chat is open.');
-    const captured = await captureRunInput(runId, options.type, route.source, signal, profile, follows);
+    const kept = options.build?.captured.input;
+    const captured = options.build && kept ? recapture(kept, runId, options.build.upTo) : await captureRunInput(runId, options.type, route.source, signal, profile, follows ?? options.build?.upTo);
+    if (options.build) options.build.captured.input = captured;
+    // A build's chunk is captured from the open chat: it must still be the build's (the capture waits its turn).
+    if (options.build && !sameChat(captured.chat, options.build.chat)) throw new HostError('memory.chat_changed', 'Another chat is open now: the memory build stopped.');
     if (route.source === null) prepareRunGenerationParameters(runId); // SillyTavern's own connection: its request body, built ahead
     const extTools = await registeredExtTools();
     const input = {
@@ -140,6 +181,11 @@ async function startNewRun(runId: string, options: LaunchOptions, target: Commit
         ...turnInput(options),
         ...(follows === undefined ? {} : { follows: { messageIndex: follows } }),
     };
+    const { build } = options;
+    if (build) {
+        const refused = async () => fail('host.commit_failed', 'A memory build never writes the chat.');
+        return { route, commit: refused, attachMemory: refused, writeState: refused, run: (bridge) => engine.startRun(build.shape(input), bridge) };
+    }
     // A director or a keeper is never offered workspace.commit (the engine's rule); the page refuses its commits all the same.
     const aroundTheReply = options.phase === 'before' || options.phase === 'after';
     const commit: RunStart['commit'] = aroundTheReply ? async () => fail('host.commit_failed', 'A run before or after the reply never writes the chat.') : (request) => commitToChat(target, request);

@@ -101,6 +101,7 @@ const FIELD_PATHS = [
     'context.includeWorldInfo',
     'context.includeHiddenMessages',
     'memory.pinnedChars',
+    'memory.buildChunk',
     'workspace.visibleRoots',
     'workspace.writableRoots',
     'maxToolReminders',

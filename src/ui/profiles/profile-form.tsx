@@ -232,6 +232,14 @@ export function ProfileForm({ draft, errors, tools, connections, profileIds, pro
                     errors={at('memory.pinnedChars')}
                     onValue={(v) => edit((p) => void (p.memory = { ...p.memory, pinnedChars: v }))}
                 />
+                <NumberField
+                    path="memory.buildChunk"
+                    label={t`Memory build chunk (messages)`}
+                    hint={t`Building memory from a long chat: how many messages each run of this profile summarises (the memory keeper's profile decides). 5 to 400.`}
+                    value={profile.memory.buildChunk}
+                    errors={at('memory.buildChunk')}
+                    onValue={(v) => edit((p) => void (p.memory = { ...p.memory, buildChunk: v }))}
+                />
                 <CheckboxField
                     path="lore.editOtherBooks"
                     label={t`Lore proposals may change the other lorebooks in scope (not only the chat's own)`}
