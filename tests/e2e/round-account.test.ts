@@ -125,7 +125,7 @@ const BARE: Profile = {
     tools: { ...WRITER_PROFILE.tools, allow: WRITER_PROFILE.tools.allow.filter((pattern) => pattern !== 'state.*') },
     // The highest threshold there is: the context is never full enough to compact.
     compaction: { threshold: 1, keepRecentRounds: WRITER_PROFILE.compaction.keepRecentRounds },
-    memory: { pinnedChars: 0 },
+    memory: { ...WRITER_PROFILE.memory, pinnedChars: 0 },
 };
 
 /** The tools the Writer offers that BARE does not: script_run and skill_run_script, and the four state tools. */
