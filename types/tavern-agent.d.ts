@@ -50,6 +50,30 @@ export interface TavernAgentPipelineApi {
     set(change: Partial<TavernAgentPipeline>): Promise<TavernAgentPipeline>;
 }
 
+/** A chat's memory seed as `memory.seedFrom` and `/agent memory from` report it. */
+export interface TavernAgentSeedSummary {
+    /** The chat the memory came from (its file name, without `.jsonl`). */
+    chat: string;
+    /** When it was copied (ISO 8601). */
+    at: string;
+    /** The memory files (under persist/) it holds. */
+    paths: string[];
+    /** Its size as it travels in the chat's metadata. */
+    bytes: number;
+}
+
+export interface TavernAgentMemoryApi {
+    /**
+     * Copies the latest memory of another chat of the open character (or group) — the last of its messages that
+     * carries memory, or its own seed — into the open chat's metadata as its memory seed: runs of the open chat
+     * start from it until one of its messages carries memory. Rejects, changing nothing, with
+     * `memory.chat_not_found` (no chat of this character by that name, or the open chat itself),
+     * `memory.no_memory` (that chat carries none), `memory.chat_too_large`, `memory.seed_too_large`,
+     * `memory.chat_changed` (another chat was opened meanwhile) or `host.no_chat`.
+     */
+    seedFrom(chatFileName: string): Promise<TavernAgentSeedSummary>;
+}
+
 /** One journal event of a run. `type` is noun-then-verb: run-create, run-state, model-request, model-response, tool-call-start, tool-call-complete, tool-call-fail, file-write, commit, run-finish, run-fail, run-cancel, … */
 export interface TavernAgentEvent {
     /** 0, 1, 2 … without gaps within a run. */
@@ -146,6 +170,8 @@ export interface TavernAgentApi {
     readonly skills: TavernAgentSkillsApi;
     /** The open chat's pipeline: `pipeline.get()`, `pipeline.set({ before: 'director', reply: 'sillytavern' })`. */
     readonly pipeline: TavernAgentPipelineApi;
+    /** The open chat's long memory: `memory.seedFrom('Seraphina - 2026-12-4@13h33m27s')`. */
+    readonly memory: TavernAgentMemoryApi;
 }
 
 declare global {

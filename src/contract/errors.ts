@@ -182,6 +182,13 @@ export const WIRE_ERROR_CODES = [
     /** Long memory (issue 37): a memory seed meant for a chat no longer open / over the bound that travels with a chat. */
     'memory.chat_changed',
     'memory.seed_too_large',
+    /** A memory seed asked from a chat of this character (or group) that does not exist / carries no memory. */
+    'memory.chat_not_found',
+    'memory.no_memory',
+    /** Another chat read for its memory is over the bytes read (contract/chat-markers.ts CHAT_READ_MAX_BYTES). */
+    'memory.chat_too_large',
+    /** A user's edit in the Memory view would make the chat's memory larger than travels with a chat. */
+    'memory.too_large',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

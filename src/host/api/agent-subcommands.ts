@@ -10,6 +10,7 @@ import { runsAlone } from '../sillytavern/slash-alone';
 import { toasts } from '../sillytavern/toasts';
 import type { AgentStatus, Pipeline } from '../../contract/agent-mode';
 import { describePipeline, pipelineCommand } from './pipeline-command';
+import { describeMemoryAnswer, memoryCommand } from './memory-command';
 
 import type { RunApi } from './run-api';
 import { agentRunCommand } from './agent-run-command';
@@ -31,7 +32,7 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
     if (first.toLowerCase() === 'run' && runApi) return agentRunCommand(runApi, argument.trim().slice(first.length).trim());
     const word = first.toLowerCase() || 'status';
     if (!isSubcommand(word)) {
-        toasts.warning(t`Unknown /agent command. Use on, off, status, stop, profile, pipeline, skills, guide, resume, continue, run or fix.`);
+        toasts.warning(t`Unknown /agent command. Use on, off, status, stop, profile, pipeline, skills, guide, resume, continue, run, fix or memory.`);
         return '';
     }
     if (word === 'status') return JSON.stringify(agentStatus(activeRun() ?? remoteRun() ?? (await interruptedStatus())));
@@ -43,6 +44,7 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
     if (word === 'resume') return resumeCommand(rest.join(' ').trim());
     if (word === 'continue') return continueCommand(rest.join(' ').trim());
     if (word === 'fix') return fixCommand(argument.trim().slice(first.length), named.id);
+    if (word === 'memory') return memoryCommand(argument.trim().slice(first.length));
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         toasts.warning(t`Open a chat first: Agent Mode is switched per chat.`);
@@ -173,6 +175,7 @@ function describeAnswer(word: string, answer: string): string | null {
     if (word === 'skills') return answer.trim() ? answer : t`No skills are visible in this chat.`;
     if (word === 'profile' && !answer.startsWith('{')) return `${t`Profile:`} ${answer}`;
     if (word === 'pipeline') return describePipeline(JSON.parse(answer) as Pipeline);
+    if (word === 'memory') return describeMemoryAnswer(answer);
     try {
         return describeStatus(JSON.parse(answer) as AgentStatus);
     } catch {

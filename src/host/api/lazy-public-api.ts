@@ -3,6 +3,7 @@ import { chatPipeline } from '../settings/agent-mode';
 import { ENGINE_VERSION } from '../../contract/version';
 import type { TavernAgentApi, TavernAgentPipelineApi, TavernAgentSkillsApi } from './public-api';
 import { TavernAgentError } from '../../contract/tavern-agent-error';
+import type { TavernAgentMemoryApi } from './memory-public-api';
 
 /**
  * `globalThis.TavernAgent` from the page's start, while the code behind it (runs, skills, the engine) loads
@@ -22,10 +23,14 @@ export function createLazyPublicApi(load: () => Promise<TavernAgentApi>, status:
         get: () => chatPipeline(),
         set: async (change: Parameters<TavernAgentPipelineApi['set']>[0]) => (await load()).pipeline.set(change),
     });
+    const memory: TavernAgentMemoryApi = Object.freeze({
+        seedFrom: async (chatFileName: string) => (await load()).memory.seedFrom(chatFileName),
+    });
     return {
         version: ENGINE_VERSION,
         skills,
         pipeline,
+        memory,
         status,
         stop: async () => (await load()).stop(),
         setEnabled: async (enabled) => (await load()).setEnabled(enabled),

@@ -10,6 +10,7 @@ import { activeRun, cancelActiveRun } from '../run/active-run';
 import { continueRun, resumeRun } from '../run/resume-run';
 import type { RunOutcome } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
+import { memoryApi, type TavernAgentMemoryApi } from './memory-public-api';
 import { createRunApi, TavernAgentError, type PublicRunEvent, type PublicRunInfo, type RunOptions } from './run-api';
 
 /** The API other extensions and scripts use: `globalThis.TavernAgent`. Grows with the runtime. */
@@ -27,6 +28,8 @@ export interface TavernAgentApi {
     readonly skills: TavernAgentSkillsApi;
     /** The open chat's pipeline (issue 34): who works before, on and after each reply. */
     readonly pipeline: TavernAgentPipelineApi;
+    /** The open chat's long memory (issue 37): `memory.seedFrom(chatFileName)`. */
+    readonly memory: TavernAgentMemoryApi;
     /** Starts a run in the open chat (background unless `background: false`); resolves with its id at once. */
     run(options: RunOptions): Promise<string>;
     cancel(runId: string): Promise<boolean>;
@@ -83,6 +86,7 @@ export function createPublicApi(skills: SkillsService, observer?: RunObserver): 
         runs: runs.runs,
         skills: skillsApi(skills),
         pipeline: pipelineApi,
+        memory: memoryApi,
         version: ENGINE_VERSION,
         status: () => agentStatus(activeRun()),
         async setEnabled(enabled) {

@@ -1,0 +1,20 @@
+import { TavernAgentError } from '../../contract/tavern-agent-error';
+import { seedFromChat, type SeedSummary } from '../memory/seed-from-chat';
+
+/** `TavernAgent.memory`: the open chat's long memory (issue 37). Its own object, so each part of it stays small. */
+export interface TavernAgentMemoryApi {
+    /**
+     * Copies the latest memory of another chat of the open character (or group), by its file name, into the open
+     * chat as its memory seed; resolves with the seed's summary. Rejects with `memory.chat_not_found`,
+     * `memory.no_memory`, `memory.chat_too_large`, `memory.seed_too_large`, `memory.chat_changed` or `host.no_chat`.
+     */
+    seedFrom(chatFileName: string): Promise<SeedSummary>;
+}
+
+export const memoryApi: TavernAgentMemoryApi = Object.freeze({
+    async seedFrom(chatFileName: string) {
+        const result = await seedFromChat(String(chatFileName ?? ''));
+        if (!result.ok) throw new TavernAgentError(result.error.code, result.error.message);
+        return result.value;
+    },
+});
