@@ -72,6 +72,8 @@ export interface TavernAgentMemoryApi {
      * `memory.chat_changed` (another chat was opened meanwhile) or `host.no_chat`.
      */
     seedFrom(chatFileName: string): Promise<TavernAgentSeedSummary>;
+    /** The open chat's memory seed, or null (none, or no chat open). `chat` is '' for a seed a memory build left. */
+    seed(): TavernAgentSeedSummary | null;
 }
 
 /** One journal event of a run. `type` is noun-then-verb: run-create, run-state, model-request, model-response, tool-call-start, tool-call-complete, tool-call-fail, file-write, commit, run-finish, run-fail, run-cancel, … */

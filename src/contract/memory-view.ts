@@ -1,4 +1,36 @@
 import { isMemoryMarkdown, parseMemoryBlock } from './memory-block';
+import type { MemorySeed } from './memory-seed';
+
+/** Where the open chat's current memory is kept: a message of the shown branch, the chat's seed, or nowhere yet. */
+export type MemoryHome = { kind: 'message'; messageId: number } | { kind: 'seed' } | { kind: 'none' };
+
+/** The memory the next run at the open chat's tip would start from, where it lives, and the chat's seed. */
+export interface MemorySnapshot {
+    files: Record<string, string>;
+    home: MemoryHome;
+    seed: MemorySeed | null;
+}
+
+/** What `/agent memory from` answers and `TavernAgent.memory.seedFrom` resolves with. */
+export interface SeedSummary {
+    /** The chat the memory came from (its file name). */
+    chat: string;
+    at: string;
+    /** The memory files it holds, by path. */
+    paths: string[];
+    bytes: number;
+}
+
+/** A chat of the open character or group that carries memory, for *Bring memory from…*. */
+export interface ChatWithMemory {
+    /** The chat's file name without `.jsonl`: what `/agent memory from` takes. */
+    fileName: string;
+    messages: number;
+    /** When its last message was sent, as SillyTavern gives it. */
+    lastMessage: string;
+    /** How many memory files it carries. */
+    files: number;
+}
 
 /**
  * One memory file as the panel's Memory view (issue 37 §1) lists it: a block with its title, pin and limit, or

@@ -13,6 +13,7 @@ import { isRunGoing, liveRunId, viewedRun } from './timeline/run-store';
 import { SkillsSection } from './skills/skills-section';
 import { ErrorBoundary } from './error-boundary';
 import { StorageSection } from './storage/storage-section';
+import { MemorySection } from './memory/memory-section';
 import { chatStatus, engineState, panelOpen, panelSettingsState, savingAgentMode } from './state';
 
 export interface PanelActions {
@@ -152,6 +153,9 @@ export function Panel({ actions }: { actions: PanelActions }) {
                         <RunView />
                     </ErrorBoundary>
                 </section>
+                <ErrorBoundary label={t`the Memory section`}>
+                    <MemorySection />
+                </ErrorBoundary>
                 <ErrorBoundary label={t`the Profiles section`}>
                     <ProfilesSection />
                 </ErrorBoundary>

@@ -4,6 +4,7 @@ import { ENGINE_VERSION } from '../../contract/version';
 import type { TavernAgentApi, TavernAgentPipelineApi, TavernAgentSkillsApi } from './public-api';
 import { TavernAgentError } from '../../contract/tavern-agent-error';
 import type { TavernAgentMemoryApi } from './memory-public-api';
+import { openSeedSummary } from '../memory/seed-summary';
 
 /**
  * `globalThis.TavernAgent` from the page's start, while the code behind it (runs, skills, the engine) loads
@@ -25,6 +26,8 @@ export function createLazyPublicApi(load: () => Promise<TavernAgentApi>, status:
     });
     const memory: TavernAgentMemoryApi = Object.freeze({
         seedFrom: async (chatFileName: string) => (await load()).memory.seedFrom(chatFileName),
+        // Reads the chat's metadata, as status() does: no need to load anything for it.
+        seed: openSeedSummary,
     });
     return {
         version: ENGINE_VERSION,

@@ -1,5 +1,6 @@
 import { t } from '../../i18n/t';
-import { seedFromChat, type SeedSummary } from '../memory/seed-from-chat';
+import { seedFromChat } from '../memory/seed-from-chat';
+import type { SeedSummary } from '../../contract/memory-view';
 import { toasts } from '../sillytavern/toasts';
 
 /**

@@ -1,5 +1,7 @@
 import { TavernAgentError } from '../../contract/tavern-agent-error';
-import { seedFromChat, type SeedSummary } from '../memory/seed-from-chat';
+import { seedFromChat } from '../memory/seed-from-chat';
+import { openSeedSummary } from '../memory/seed-summary';
+import type { SeedSummary } from '../../contract/memory-view';
 
 /** `TavernAgent.memory`: the open chat's long memory (issue 37). Its own object, so each part of it stays small. */
 export interface TavernAgentMemoryApi {
@@ -9,6 +11,8 @@ export interface TavernAgentMemoryApi {
      * `memory.no_memory`, `memory.chat_too_large`, `memory.seed_too_large`, `memory.chat_changed` or `host.no_chat`.
      */
     seedFrom(chatFileName: string): Promise<SeedSummary>;
+    /** The open chat's memory seed as a summary, or null (none, or no chat open). Read from the chat's metadata. */
+    seed(): SeedSummary | null;
 }
 
 export const memoryApi: TavernAgentMemoryApi = Object.freeze({
@@ -17,4 +21,5 @@ export const memoryApi: TavernAgentMemoryApi = Object.freeze({
         if (!result.ok) throw new TavernAgentError(result.error.code, result.error.message);
         return result.value;
     },
+    seed: openSeedSummary,
 });

@@ -7,7 +7,8 @@ import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { markedMemory, markedMemoryRunId, replaceMarkedMemory } from '../sillytavern/message-marker';
 import { stContext } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
-import { openChatMemory, type MemoryHome } from './open-chat-memory';
+import { openChatMemory } from './open-chat-memory';
+import type { MemoryHome } from '../../contract/memory-view';
 import { writeMemorySeed } from './seed-store';
 
 /** What became of a user's change: where the memory went, and the run that journals it (null if the journal failed). */

@@ -1,4 +1,4 @@
-import type { MemorySeed } from '../../contract/memory-seed';
+import type { MemoryHome, MemorySnapshot } from '../../contract/memory-view';
 import { readMemorySeed } from '../../contract/memory-seed';
 import { fail, ok, type Result } from '../../contract/result';
 import type { ChatIdentity } from '../../contract/run-input';
@@ -7,15 +7,9 @@ import { stContext } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { memoryCarriers } from './memory-carriers';
 
-/** Where the open chat's current memory is kept: a message of the shown branch, the chat's seed, or nowhere yet. */
-export type MemoryHome = { kind: 'message'; messageId: number } | { kind: 'seed' } | { kind: 'none' };
-
-/** The memory the next run at the open chat's tip would start from, and where it lives. */
-export interface OpenChatMemory {
+/** The open chat's memory, and the chat it was read from. */
+export interface OpenChatMemory extends MemorySnapshot {
     identity: ChatIdentity;
-    files: Record<string, string>;
-    home: MemoryHome;
-    seed: MemorySeed | null;
 }
 
 /**

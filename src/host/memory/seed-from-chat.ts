@@ -4,23 +4,9 @@ import { fail, ok, type Result } from '../../contract/result';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { getEngine } from '../worker/worker-client';
 import { foreignChatMemory } from './foreign-chat-memory';
-import { chatFileRequest, listOwnerChats, openChatOwner, type OwnerChat } from './owner-chats';
+import { chatFileRequest, listOwnerChats, openChatOwner } from './owner-chats';
+import type { ChatWithMemory, SeedSummary } from '../../contract/memory-view';
 import { writeMemorySeed } from './seed-store';
-
-/** What `/agent memory from` answers and `TavernAgent.memory.seedFrom` resolves with. */
-export interface SeedSummary {
-    /** The chat the memory came from (its file name). */
-    chat: string;
-    at: string;
-    /** The memory files it holds, by path. */
-    paths: string[];
-    bytes: number;
-}
-
-/** A chat of the open character or group that carries memory, for *Bring memory from…*. */
-export interface ChatWithMemory extends OwnerChat {
-    files: number;
-}
 
 /** *Bring memory from…* checks the newest chats only, each read within a bound: a long list never floods the server. */
 export const MAX_CHATS_CHECKED = 12;
