@@ -5,13 +5,18 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
-import { agentOn, call, calls, openAgentChat, toolResults } from '../harness/agent';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { agentOn, call, calls, openAgentChat, openInLanguage, toolResults } from '../harness/agent';
 import type { RecordedRequest } from '../harness/mock-model';
-import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+
+const artifacts = path.join(REPO_ROOT, 'test-results');
 
 let session: TavernSession;
 
 before(async () => {
+    mkdirSync(artifacts, { recursive: true });
     session = await startTavernSession();
 });
 
@@ -80,11 +85,10 @@ test('/agent memory from <chat> in a new chat of the same character: the first r
     assert.match(lastResult(session.mock.generations()[1]!, 'workspace_read_file'), /The brass key is hidden under the old mill\./);
 });
 
-test('a second browser opening the new chat sees the same seed, in the Memory view and through the API', async () => {
+test('a second browser opening the new chat sees the same seed, in the Memory view (in Chinese, 390 px wide) and through the API', async () => {
     assert.ok(seeded, 'the first test made the seeded chat');
-    const { page } = await session.open();
+    const { page } = await openInLanguage(session, 'zh-cn', { width: 390, height: 844 });
     try {
-        await waitForExtension(page);
         await openCharacter(page);
         await openChat(page, seeded);
         const seed = await page.evaluate(() => globalThis.TavernAgent!.memory.seed());
@@ -95,6 +99,11 @@ test('a second browser opening the new chat sees the same seed, in the Memory vi
         assert.equal(await page.locator('[data-testid="memory-seed"]').getAttribute('data-seed-chat'), source);
         // Pinned blocks first, then the other files.
         assert.deepEqual(await page.locator('[data-testid="memory-entry"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-path'))), ['persist/threads.md', 'persist/notes.md']);
+        // The view's own words are Chinese (titles, paths and chat names are the memory's), and it fits the phone.
+        const labels = await page.locator('#tavern_agent_memory summary, [data-testid="memory-view"] button, [data-testid="memory-home"], [data-testid="memory-size"]').allInnerTexts();
+        assert.deepEqual(labels.filter((text) => /[A-Za-z]{2,}/.test(text)), []);
+        assert.ok(await page.locator('#tavern_agent_memory').evaluate((element) => element.scrollWidth <= element.clientWidth + 1), 'no sideways scroll at 390 px');
+        await page.locator('#tavern_agent_memory').screenshot({ path: path.join(artifacts, 'memory-view-390-zh-cn.png') });
     } finally {
         await page.context().close();
     }
@@ -182,4 +191,18 @@ test('memory from an unknown chat or a chat without memory is refused with its c
     }, ['No such chat', empty]);
     assert.deepEqual(refused, ['memory.chat_not_found', 'memory.no_memory']);
     assert.equal(await page.evaluate(() => globalThis.TavernAgent!.memory.seed()), null);
+
+    // Bring memory from…: the character's chats that carry memory (the seeded one by its seed), the empty one not.
+    await openMemoryView(page);
+    assert.equal(await page.locator('[data-testid="memory-home"]').getAttribute('data-home'), 'none');
+    await page.locator('[data-action="memory-bring"]').click();
+    await page.locator('[data-testid="memory-source"]').first().waitFor();
+    const listed = await page.locator('[data-testid="memory-source"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-chat')));
+    assert.deepEqual([...listed].sort(), [source, seeded].sort());
+    await page.locator(`[data-testid="memory-source"][data-chat="${source}"] button`).click();
+    await page.locator(`[data-testid="memory-seed"][data-seed-chat="${source}"]`).waitFor();
+    assert.equal(await page.locator('[data-testid="memory-home"]').getAttribute('data-home'), 'seed');
+    assert.equal(await entry(page, 'persist/threads.md').count(), 1, 'the source chat\'s memory as it is now: the edited block');
+    assert.match(await entry(page, 'persist/threads.md').locator('[data-testid="memory-size"]').innerText(), /^27 \/ 60 /);
+    assert.equal((await page.evaluate(() => globalThis.TavernAgent!.memory.seed()))?.chat, source);
 });

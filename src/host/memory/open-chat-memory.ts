@@ -14,8 +14,8 @@ export interface OpenChatMemory extends MemorySnapshot {
 
 /**
  * Reads the open chat's memory as a run at its tip would (engine/run/memory-base.ts, in the worker, with this
- * browser's cache for messages written before memory travelled). The message that gave it is the newest of the
- * shown branch whose owner is that run: an edit goes there, so memoryBase resolves the edit on every device.
+ * browser's cache for messages written before memory travelled), and where a change to it goes: the newest
+ * message of the shown branch with a memory owner, or the seed when no message gave the memory.
  */
 export async function openChatMemory(): Promise<Result<OpenChatMemory>> {
     const identity = openChatIdentity();
@@ -29,7 +29,10 @@ export async function openChatMemory(): Promise<Result<OpenChatMemory>> {
     const { files, runId } = resolved.value;
     let home: MemoryHome = seed ? { kind: 'seed' } : { kind: 'none' };
     if (runId !== null) {
-        const index = carriers.map((carrier) => carrier.runId).lastIndexOf(runId);
+        // The newest message of the branch that names a memory owner, not only the one that gave the memory here:
+        // memoryBase reads the newest first, and another browser may hold a cached (older) memory for a later
+        // reply that carries none. Written there, in full, the change is what every device resolves first.
+        const index = carriers.findLastIndex((carrier) => carrier.runId !== null);
         if (index >= 0) home = { kind: 'message', messageId: index };
     }
     return ok({ identity, files, home, seed });

@@ -8,7 +8,7 @@ import { services } from '../services';
 export type ApplyChange = (change: MemoryChange) => Promise<string | null>;
 
 function sizeText(entry: MemoryEntry): string {
-    return entry.limit === null ? `${entry.chars} ${t`characters`}` : `${entry.chars} / ${entry.limit} ${t`characters`}`;
+    return entry.limit === null ? `${entry.chars} ${t`chars`}` : `${entry.chars} / ${entry.limit} ${t`chars`}`;
 }
 
 /** The editor of one file: its whole text, front matter included; a refused save keeps what was typed. */
