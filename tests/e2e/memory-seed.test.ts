@@ -144,7 +144,16 @@ test('the Memory view: pin, unpin, an edit past the limit refused with the text 
 
     // Each change is journaled as a run of its own.
     const runs = await page.evaluate(() => globalThis.TavernAgent!.runs());
-    assert.equal(runs.filter((run) => run.profileId === 'user').length, 4, 'unpin, pin, edit and delete each journaled');
+    const edits = runs.filter((run) => run.profileId === 'user');
+    assert.equal(edits.length, 4, 'unpin, pin, edit and delete each journaled');
+    // History lists them; the edit's run opens on the file it changed.
+    await page.click('.tavern-agent__history > summary');
+    const editRow = page.locator(`[data-history-run="${edits[2]!.runId}"]`);
+    await editRow.waitFor();
+    assert.match(await editRow.innerText(), /memory edited by you/);
+    await editRow.locator('.tavern-agent__history-open').click();
+    await page.locator('.tavern-agent__runs [data-event-type="file-write"]').first().waitFor();
+    assert.match(await page.locator('.tavern-agent__runs').innerText(), /persist\/threads\.md/);
 
     // The next run starts from the edited memory.
     session.mock.reset();
