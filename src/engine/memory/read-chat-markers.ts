@@ -32,7 +32,7 @@ export async function readChatMarkers(request: ChatFileRequest, maxBytes: number
     }
     // The first line of a chat file is its header (chat_metadata); no line at all means there is no such file.
     if (!Array.isArray(parsed) || parsed.length === 0) return fail('memory.chat_not_found', 'There is no such chat.');
-    const [header, ...lines] = parsed as unknown[];
+    const [header, ...lines]: unknown[] = parsed;
     return ok({
         messages: lines.map((line) => {
             const marker = objectOf(objectOf(line)?.extra)?.[MESSAGE_MARKER_KEY];

@@ -25,6 +25,7 @@ export async function memoryCommand(text: string): Promise<string> {
 
 /** The toast `/agent memory from` shows when typed alone. */
 export function describeMemoryAnswer(answer: string): string {
+    // The answer is memoryCommand's own JSON of a SeedSummary (an empty answer never reaches here).
     const summary = JSON.parse(answer) as SeedSummary;
     return `${t`Memory brought from`} ${summary.chat}: ${summary.paths.length} ${t`files`}. ${t`Runs of this chat start from it until a message carries memory of its own.`}`;
 }

@@ -1,5 +1,5 @@
 import { CHAT_READ_MAX_BYTES } from '../../contract/chat-markers';
-import type { MemorySeed } from '../../contract/memory-seed';
+import { MemorySeedSchema, type MemorySeed } from '../../contract/memory-seed';
 import { fail, ok, type Result } from '../../contract/result';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { getEngine } from '../worker/worker-client';
@@ -58,6 +58,8 @@ export async function seedFromChat(fileName: string): Promise<Result<SeedSummary
     const files = foreignChatMemory(read.value);
     if (!files) return fail('memory.no_memory', `The chat "${name}" carries no memory.`);
     const seed: MemorySeed = { v: 1, source: { kind: 'chat', chat: name }, at: new Date().toISOString(), files };
+    // A seed that would not read back (a path past the seed's bound) would be ignored later without a word: refuse it now.
+    if (!MemorySeedSchema.safeParse(seed).success) return fail('memory.seed_too_large', `The memory of "${name}" has a file path over 300 characters, more than a memory seed holds.`);
     const written = await writeMemorySeed(identity, seed);
     if (!written.ok) return written;
     return ok({ chat: name, at: seed.at, paths: Object.keys(files).sort(), bytes: written.value.bytes });
