@@ -13,6 +13,7 @@ import { MEMORY_SEED_KEY } from '../../src/contract/memory-seed';
 import { journalMemoryEdit } from '../../src/engine/memory/journal-memory-edit';
 import { readChatMarkers } from '../../src/engine/memory/read-chat-markers';
 import { createMemoryRunStorage } from '../../src/store/run-storage';
+import { foreignChatMemory } from '../../src/host/memory/foreign-chat-memory';
 
 const full = (files: Record<string, string>): MemoryPayload => ({ v: 1, files });
 const block = (title: string, pinned: boolean, body: string, limit?: number) =>
@@ -43,6 +44,18 @@ describe("another chat's latest memory", () => {
             { runId: 'run-b', memory: { v: 1, base: 'run-a', changed: {}, removed: [] } },
         ];
         assert.equal(latestChatMemory(loop), null);
+    });
+});
+
+describe("another chat's memory as a seed takes it", () => {
+    const seed = { v: 1, source: { kind: 'chat', chat: 'older' }, at: '2026-01-01T00:00:00Z', files: { 'persist/a.md': 'from the seed' } };
+    const marker = (memory: MemoryPayload) => ({ extra: { tavern_agent: { runId: 'run-a', memory } } });
+
+    it("is its messages' memory first, its own seed when none carries any (A → B → C), and null when empty", () => {
+        assert.deepEqual(foreignChatMemory({ messages: [{}, marker(full({ 'persist/a.md': 'from a message' }))], seed, bytes: 0 }), { 'persist/a.md': 'from a message' });
+        assert.deepEqual(foreignChatMemory({ messages: [{}, {}], seed, bytes: 0 }), { 'persist/a.md': 'from the seed' });
+        assert.equal(foreignChatMemory({ messages: [marker(full({}))], seed: null, bytes: 0 }), null);
+        assert.equal(foreignChatMemory({ messages: [{ extra: { tavern_agent: { runId: 'run-a', memory: 'not a payload' } } }], seed: { broken: true }, bytes: 0 }), null);
     });
 });
 
