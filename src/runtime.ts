@@ -42,6 +42,9 @@ import { extToolApprovals } from './ui/ext-tools/ext-tool-approvals';
 import { createLiveFeed } from './ui/live-feed';
 import { openPanel } from './ui/mount';
 import type { PanelServices } from './ui/services';
+import { openChatMemory } from './host/memory/open-chat-memory';
+import { editOpenChatMemory } from './host/memory/memory-edit';
+import { chatsWithMemory, seedFromChat } from './host/memory/seed-from-chat';
 import { chatRevision, engineState, panelOpen } from './ui/state';
 
 /*
@@ -103,6 +106,7 @@ export function startRuntime(shell: Shell): Runtime {
         skillOwners,
         guide: guideActiveRun,
         lore: { accept: acceptLoreProposal, discard: discardLoreProposal },
+        memory: { read: openChatMemory, change: editOpenChatMemory, chatsWithMemory, seedFrom: seedFromChat },
         extTools: { registered: registeredExtTools, decide: decideExtToolCall },
         storage: { retention: retentionSettings, saveRetention: saveRetentionSettings, persist: requestPersistentStorage },
         settings: { update: (change) => void updatePanelSettings(change) },

@@ -68,6 +68,18 @@ export interface TavernAgentMemoryBuildStatus {
     error: { code: string; message: string } | null;
 }
 
+/** A chat's memory seed as `memory.seedFrom` and `/agent memory from` report it. */
+export interface TavernAgentSeedSummary {
+    /** The chat the memory came from (its file name, without `.jsonl`). */
+    chat: string;
+    /** When it was copied (ISO 8601). */
+    at: string;
+    /** The memory files (under persist/) it holds. */
+    paths: string[];
+    /** Its size as it travels in the chat's metadata. */
+    bytes: number;
+}
+
 export interface TavernAgentMemoryApi {
     /**
      * Builds the open chat's memory from its existing messages in the background, in chunks of the memory
@@ -83,6 +95,17 @@ export interface TavernAgentMemoryApi {
     stopBuild(): Promise<TavernAgentMemoryBuildStatus>;
     /** Goes on from the first chunk not done (`memory.build_not_found` when there is nothing to resume). */
     resumeBuild(): Promise<TavernAgentMemoryBuildStatus>;
+    /**
+     * Copies the latest memory of another chat of the open character (or group) — the last of its messages that
+     * carries memory, or its own seed — into the open chat's metadata as its memory seed: runs of the open chat
+     * start from it until one of its messages carries memory. Rejects, changing nothing, with
+     * `memory.chat_not_found` (no chat of this character by that name, or the open chat itself),
+     * `memory.no_memory` (that chat carries none), `memory.chat_too_large`, `memory.seed_too_large`,
+     * `memory.chat_changed` (another chat was opened meanwhile) or `host.no_chat`.
+     */
+    seedFrom(chatFileName: string): Promise<TavernAgentSeedSummary>;
+    /** The open chat's memory seed, or null (none, or no chat open). `chat` is '' for a seed a memory build left. */
+    seed(): TavernAgentSeedSummary | null;
 }
 
 /** One journal event of a run. `type` is noun-then-verb: run-create, run-state, model-request, model-response, tool-call-start, tool-call-complete, tool-call-fail, file-write, commit, run-finish, run-fail, run-cancel, … */
@@ -181,7 +204,7 @@ export interface TavernAgentApi {
     readonly skills: TavernAgentSkillsApi;
     /** The open chat's pipeline: `pipeline.get()`, `pipeline.set({ before: 'director', reply: 'sillytavern' })`. */
     readonly pipeline: TavernAgentPipelineApi;
-    /** The open chat's long memory: `memory.build()`, `memory.buildStatus()`, `memory.stopBuild()`, `memory.resumeBuild()`. */
+    /** The open chat's long memory: `memory.seedFrom('Seraphina - 2026-12-4@13h33m27s')`, `memory.build()`, `memory.buildStatus()`, `memory.stopBuild()`, `memory.resumeBuild()`. */
     readonly memory: TavernAgentMemoryApi;
 }
 

@@ -189,6 +189,13 @@ export const WIRE_ERROR_CODES = [
     'memory.build_chat_changed',
     /** A chunk's run ended without workspace.finish, so it left no memory: the build stopped there, and a resume runs it again. */
     'memory.build_chunk_unfinished',
+    /** A memory seed asked from a chat of this character (or group) that does not exist / carries no memory. */
+    'memory.chat_not_found',
+    'memory.no_memory',
+    /** Another chat read for its memory is over the bytes read (contract/chat-markers.ts CHAT_READ_MAX_BYTES). */
+    'memory.chat_too_large',
+    /** A user's edit in the Memory view would make the chat's memory larger than travels with a chat. */
+    'memory.too_large',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 

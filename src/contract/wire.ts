@@ -15,6 +15,10 @@ import type { LoreDecision } from './lore';
 import type { StateWrite } from './state';
 import type { ExtToolCallReply, ExtToolCallRequest } from './ext-tools';
 import type { ChatRunCount, PruneReport, PruneRequest, RetentionPolicy } from './storage';
+import type { MemoryCarrier } from './memory-chain';
+import type { ChatFileRequest, ChatMarkers } from './chat-markers';
+import type { MemorySeed } from './memory-seed';
+import type { MemoryChange } from './memory-change';
 
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
@@ -228,8 +232,33 @@ export interface LoreApi {
     recordLoreDecision(runId: string, decision: LoreDecision, claimToken?: string): Promise<Result<null>>;
 }
 
+/** The chat's memory as the panel's Memory view reads it, and a user's change to it journaled (issue 37 §1). */
+export interface MemoryApi {
+    /**
+     * The memory a run at the end of `messages` (the open chat's shown branch) would start from: the same
+     * resolution as a run's (engine/run/memory-base.ts), this browser's cache included, then the seed.
+     * `runId` names the message that gave it (null: the seed, or no memory).
+     */
+    resolveMemory(messages: MemoryCarrier[], seed: MemorySeed | null): Promise<Result<{ files: Record<string, string>; runId: string | null }>>;
+    /** Journals a user's change to a chat's memory, already written into the chat, as a completed run of its own. */
+    journalMemoryEdit(edit: MemoryEditJournal): Promise<Result<{ runId: string }>>;
+    /** Another chat of the open character or group, fetched and parsed here, down to what memory needs (issue 37 §2). */
+    readChatMarkers(request: ChatFileRequest, maxBytes: number): Promise<Result<ChatMarkers>>;
+}
+
+/** A user's change to a chat's memory as it went into the chat: into a message (by index), or its seed. */
+export interface MemoryEditJournal {
+    chatKey: string;
+    chatId: string;
+    change: MemoryChange;
+    before: Record<string, string>;
+    after: Record<string, string>;
+    into: { kind: 'message'; messageId: number } | { kind: 'seed' };
+    bytes: number;
+}
+
 /**
  * The engine as the main thread sees it through comlink: the intersection of its facets, each built by its
  * own factory (engine/api/). Every method returns data, never throws.
  */
-export type EngineApi = RunsApi & ArchiveApi & ProfilesApi & StorageApi & SkillsApi & LoreApi;
+export type EngineApi = RunsApi & ArchiveApi & ProfilesApi & StorageApi & SkillsApi & LoreApi & MemoryApi;

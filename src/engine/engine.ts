@@ -2,6 +2,7 @@ import type { EngineApi } from '../contract/wire';
 import { createArchiveApi } from './api/archive-api';
 import { newEngineState } from './api/engine-state';
 import { createLoreApi } from './api/lore-api';
+import { createMemoryApi } from './api/memory-api';
 import { createProfilesApi } from './api/profiles-api';
 import { createRunsApi } from './api/runs-api';
 import { createSkillApi } from './api/skills-api';
@@ -26,5 +27,6 @@ export function createEngine(): EngineApi {
         ...createProfilesApi(),
         ...createSkillApi(() => state.skillCache),
         ...createLoreApi(state),
+        ...createMemoryApi(state),
     };
 }

@@ -13,7 +13,7 @@ import { isRunGoing, liveRunId, viewedRun } from './timeline/run-store';
 import { SkillsSection } from './skills/skills-section';
 import { ErrorBoundary } from './error-boundary';
 import { StorageSection } from './storage/storage-section';
-import { MemoryBuildControl } from './memory/memory-build-control';
+import { MemorySection } from './memory/memory-section';
 import { chatStatus, engineState, panelOpen, panelSettingsState, savingAgentMode } from './state';
 
 export interface PanelActions {
@@ -153,6 +153,9 @@ export function Panel({ actions }: { actions: PanelActions }) {
                         <RunView />
                     </ErrorBoundary>
                 </section>
+                <ErrorBoundary label={t`the Memory section`}>
+                    <MemorySection />
+                </ErrorBoundary>
                 <ErrorBoundary label={t`the Profiles section`}>
                     <ProfilesSection />
                 </ErrorBoundary>
@@ -161,12 +164,6 @@ export function Panel({ actions }: { actions: PanelActions }) {
                 </ErrorBoundary>
                 <ErrorBoundary label={t`the Storage section`}>
                     <StorageSection />
-                </ErrorBoundary>
-                {/* For now: the Memory view (src/ui/memory/memory-section.tsx, another branch) will host this control. */}
-                <ErrorBoundary label={t`the memory build`}>
-                    <section class="tavern-agent__section">
-                        <MemoryBuildControl />
-                    </section>
                 </ErrorBoundary>
                 <footer class="tavern-agent__footer">
                     <EngineLine />

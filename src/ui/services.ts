@@ -11,6 +11,8 @@ import type { ReplyPlace } from '../contract/reply-place';
 import type { ExtToolSpec } from '../contract/ext-tools';
 import type { RetentionPolicy } from '../contract/storage';
 import type { MemoryBuildStatus } from '../contract/memory-build';
+import type { ChatWithMemory, MemorySnapshot, SeedSummary } from '../contract/memory-view';
+import type { MemoryChange } from '../contract/memory-change';
 
 /**
  * Everything the panel asks of the world outside it: the worker, SillyTavern's chat, the profile store,
@@ -125,6 +127,16 @@ export interface PanelServices {
         resume(): Promise<Result<MemoryBuildStatus>>;
         /** Called when a build starts, moves on a step or ends; returns the unsubscribe function. */
         onChange(listener: () => void): () => void;
+    };
+    /**
+     * The open chat's long memory (issue 37, host/memory/): read it as the next run would start from it, change it
+     * (written into the chat and journaled), and bring memory from another chat of the same character.
+     */
+    memory?: {
+        read(): Promise<Result<MemorySnapshot>>;
+        change(change: MemoryChange): Promise<Result<{ journalRunId: string | null }>>;
+        chatsWithMemory(): Promise<Result<ChatWithMemory[]>>;
+        seedFrom(chatFileName: string): Promise<Result<SeedSummary>>;
     };
     /** Saves a change of the panel's settings (panelSettingsState follows); without it changes last the page. */
     settings?: { update(change: Partial<PanelSettings>): void };

@@ -136,6 +136,9 @@ test('/agent memory build on a 200-message chat: 5 chunk runs, a reload after ch
     session.mock.reset();
     session.mock.setResponder(keeperResponder(new Set()));
     await page.click('#tavern_agent_button .drawer-icon');
+    // The control lives in the panel's Memory section, under the chat's memory.
+    const section = page.locator('#tavern_agent_memory');
+    if (!(await section.evaluate((element) => (element as HTMLDetailsElement).open))) await section.locator('> summary').click();
     const control = page.getByTestId('memory-build');
     await control.waitFor();
     assert.match(await control.getByTestId('memory-build-progress').innerText(), /3 \/ 5/);

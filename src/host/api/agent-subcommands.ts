@@ -10,8 +10,7 @@ import { runsAlone } from '../sillytavern/slash-alone';
 import { toasts } from '../sillytavern/toasts';
 import type { AgentStatus, Pipeline } from '../../contract/agent-mode';
 import { describePipeline, pipelineCommand } from './pipeline-command';
-import { describeMemoryBuild, memoryCommand } from './memory-build-command';
-import type { MemoryBuildStatus } from '../../contract/memory-build';
+import { describeMemoryAnswer, memoryCommand } from './memory-command';
 
 import type { RunApi } from './run-api';
 import { agentRunCommand } from './agent-run-command';
@@ -45,7 +44,7 @@ async function runAgentCommand(argument: string, named: Record<string, unknown> 
     if (word === 'resume') return resumeCommand(rest.join(' ').trim());
     if (word === 'continue') return continueCommand(rest.join(' ').trim());
     if (word === 'fix') return fixCommand(argument.trim().slice(first.length), named.id);
-    if (word === 'memory') return memoryCommand(rest.join(' '));
+    if (word === 'memory') return memoryCommand(argument.trim().slice(first.length));
     const result = await setAgentMode(word === 'on');
     if (!result.ok) {
         toasts.warning(t`Open a chat first: Agent Mode is switched per chat.`);
@@ -176,7 +175,7 @@ function describeAnswer(word: string, answer: string): string | null {
     if (word === 'skills') return answer.trim() ? answer : t`No skills are visible in this chat.`;
     if (word === 'profile' && !answer.startsWith('{')) return `${t`Profile:`} ${answer}`;
     if (word === 'pipeline') return describePipeline(JSON.parse(answer) as Pipeline);
-    if (word === 'memory') return describeMemoryBuild(JSON.parse(answer) as MemoryBuildStatus | null);
+    if (word === 'memory') return describeMemoryAnswer(answer);
     try {
         return describeStatus(JSON.parse(answer) as AgentStatus);
     } catch {

@@ -4,6 +4,8 @@ import { ENGINE_VERSION } from '../../contract/version';
 import type { TavernAgentApi, TavernAgentPipelineApi, TavernAgentSkillsApi } from './public-api';
 import { TavernAgentError } from '../../contract/tavern-agent-error';
 import { lazyMemoryBuildApi } from './lazy-memory-build-api';
+import type { TavernAgentMemoryApi } from './memory-public-api';
+import { openSeedSummary } from '../memory/seed-summary';
 
 /**
  * `globalThis.TavernAgent` from the page's start, while the code behind it (runs, skills, the engine) loads
@@ -23,11 +25,17 @@ export function createLazyPublicApi(load: () => Promise<TavernAgentApi>, status:
         get: () => chatPipeline(),
         set: async (change: Parameters<TavernAgentPipelineApi['set']>[0]) => (await load()).pipeline.set(change),
     });
+    const memory: TavernAgentMemoryApi = Object.freeze({
+        ...lazyMemoryBuildApi(load),
+        seedFrom: async (chatFileName: string) => (await load()).memory.seedFrom(chatFileName),
+        // Reads the chat's metadata, as status() does: no need to load anything for it.
+        seed: openSeedSummary,
+    });
     return {
         version: ENGINE_VERSION,
         skills,
         pipeline,
-        memory: Object.freeze({ ...lazyMemoryBuildApi(load) }),
+        memory,
         status,
         stop: async () => (await load()).stop(),
         setEnabled: async (enabled) => (await load()).setEnabled(enabled),

@@ -9,12 +9,8 @@ import { toasts } from '../sillytavern/toasts';
  * its unfinished one; `… build stop`, `… build resume` and `… build status` do what they say. Every answer is the
  * build's status as JSON ('' when refused, with the reason and its code in a toast; `null` when the chat has none).
  */
-export async function memoryCommand(text: string): Promise<string> {
-    const [what = '', ...words] = text.trim().toLowerCase().split(/\s+/);
-    if (what !== 'build') {
-        toasts.warning(t`Use /agent memory build [lore] [restart], or /agent memory build stop, resume or status.`);
-        return '';
-    }
+export async function memoryBuildCommand(text: string): Promise<string> {
+    const words = text.trim().toLowerCase().split(/\s+/).filter(Boolean);
     const [verb = ''] = words;
     if (verb === 'status') return JSON.stringify(await memoryBuildStatus());
     const result = verb === 'stop' ? await stopMemoryBuild() : verb === 'resume' ? await resumeMemoryBuild() : await startWith(words);

@@ -10,8 +10,7 @@ import { activeRun, cancelActiveRun } from '../run/active-run';
 import { continueRun, resumeRun } from '../run/resume-run';
 import type { RunOutcome } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
-import { memoryBuildApi } from './memory-build-api';
-import type { TavernAgentMemoryBuildApi } from './lazy-memory-build-api';
+import { memoryApi, type TavernAgentMemoryApi } from './memory-public-api';
 import { createRunApi, TavernAgentError, type PublicRunEvent, type PublicRunInfo, type RunOptions } from './run-api';
 
 /** The API other extensions and scripts use: `globalThis.TavernAgent`. Grows with the runtime. */
@@ -29,7 +28,7 @@ export interface TavernAgentApi {
     readonly skills: TavernAgentSkillsApi;
     /** The open chat's pipeline (issue 34): who works before, on and after each reply. */
     readonly pipeline: TavernAgentPipelineApi;
-    /** The open chat's long memory (issue 37): building it from the chat's messages. */
+    /** The open chat's long memory (issue 37): `memory.seedFrom(chatFileName)`, `memory.build()` and its status. */
     readonly memory: TavernAgentMemoryApi;
     /** Starts a run in the open chat (background unless `background: false`); resolves with its id at once. */
     run(options: RunOptions): Promise<string>;
@@ -45,7 +44,6 @@ export interface TavernAgentApi {
 }
 
 /** `TavernAgent.memory`: each part of issue 37 in its own object, spread here. */
-export type TavernAgentMemoryApi = TavernAgentMemoryBuildApi;
 
 export type TavernAgentSkillsApi = Pick<SkillsService, 'list' | 'preview' | 'import' | 'export' | 'delete'>;
 
@@ -90,7 +88,7 @@ export function createPublicApi(skills: SkillsService, observer?: RunObserver): 
         runs: runs.runs,
         skills: skillsApi(skills),
         pipeline: pipelineApi,
-        memory: Object.freeze({ ...memoryBuildApi }),
+        memory: memoryApi,
         version: ENGINE_VERSION,
         status: () => agentStatus(activeRun()),
         async setEnabled(enabled) {

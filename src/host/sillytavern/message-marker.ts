@@ -1,3 +1,4 @@
+import { MESSAGE_MARKER_KEY } from '../../contract/chat-markers';
 import { MemoryPayloadSchema, type MemoryPayload } from '../../contract/memory';
 import { BRIEF_MAX_CHARS } from '../../contract/run-input';
 import type { ChatMessage } from './st-context';
@@ -13,8 +14,8 @@ import type { ChatMessage } from './st-context';
  *   (`memoryRunId`) as the name later memory deltas use for it;
  * - on a turn's user message: the brief a director made for it (issue 34), which a swipe or regenerate of
  *   the reply to that message reuses.
+ * The key itself is in contract/chat-markers.ts: the worker picks markers out of a chat read from the server.
  */
-const MESSAGE_MARKER_KEY = 'tavern_agent';
 
 export interface MessageMarker {
     runId: string;
@@ -169,6 +170,18 @@ export function writeKeeperMemory(message: ChatMessage, keeperRunId: string, mem
     const runId = markedRunId(message);
     const owner = runId ? { runId } : { memoryRunId: nonEmpty(marker?.memoryRunId) ? marker.memoryRunId : keeperRunId };
     putMarker(message, { ...keptBrief(message), ...owner, memory });
+}
+
+/**
+ * A user's edit of the chat's memory (issue 37 §1, the panel's Memory view) into the message whose memory it
+ * edits: every other part of the marker stays (its owner, so the run id later deltas name is unchanged; brief,
+ * state, text hash), only the memory is replaced, in full. False when the message names no memory owner.
+ */
+export function replaceMarkedMemory(message: ChatMessage, memory: MemoryPayload): boolean {
+    const marker = rawMarker(message);
+    if (!marker || markedMemoryRunId(message) === null) return false;
+    putMarker(message, { ...marker, memory });
+    return true;
 }
 
 /**

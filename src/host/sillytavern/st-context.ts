@@ -41,6 +41,8 @@ export interface StContext {
     groupId: string | null | undefined;
     name1: string;
     name2: string;
+    /** SillyTavern's characters; `characterId` is an index into it. */
+    characters: Array<{ avatar: string; name?: string }>;
     chatMetadata: Record<string, unknown>;
     onlineStatus: string;
     openCharacterChat(fileName: string): Promise<void>;

@@ -112,6 +112,9 @@ export function generationLabel(type: string): string {
             return t`regenerate`;
         case 'swipe':
             return t`swipe`;
+        // A user's change in the Memory view (engine/memory/journal-memory-edit.ts), journaled as a run of its own.
+        case 'memory-edit':
+            return t`memory edited by you`;
         default:
             return type;
     }
