@@ -47,7 +47,7 @@ function keeperResponder(hold: ReadonlySet<number>) {
 }
 
 /** Makes the open chat MESSAGES messages long (the greeting and numbered lines), saved at once: no Send needed. */
-async function fillChat(page: Page): Promise<void> {
+async function fillChat(page: Page, messages = MESSAGES): Promise<void> {
     await page.evaluate(async (count) => {
         const context = SillyTavern!.getContext();
         for (let i = context.chat.length; i < count; i++) {
@@ -55,7 +55,7 @@ async function fillChat(page: Page): Promise<void> {
             context.chat.push({ name: user ? context.name1 : context.name2, is_user: user, is_system: false, send_date: new Date().toISOString(), mes: `Line ${i}: token-${i}-mark.`, extra: {} });
         }
         await context.saveChat();
-    }, MESSAGES);
+    }, messages);
 }
 
 /**
@@ -172,5 +172,37 @@ test('/agent memory build on a 200-message chat: 5 chunk runs, a reload after ch
     await sendMessage(page, 'Do you remember?');
     await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
     assert.match(systemOf(session.mock.generations()[0]!), /Memory up to chunk 5\./);
+    await page.context().close();
+});
+
+test('/agent memory build lore: each chunk also runs the lore keeper, whose proposal waits in the panel for review, and the chat is unchanged', async () => {
+    const page = await openAgentChat(session, { panel: false });
+    await fillChat(page, CHUNK);
+    const before = await storedMessages(page);
+    session.mock.reset();
+    // One chunk: the memory keeper's run asks first, then the lore keeper's.
+    let asked = 0;
+    session.mock.setResponder((request) => {
+        if (chunkOf(request) === null) return undefined;
+        asked += 1;
+        return asked === 1
+            ? keeperResponder(new Set())(request)
+            : calls(call('worldinfo_propose', { title: 'Line marks', keys: ['token'], content: 'Every line of this chat carries a token mark.' }), call('workspace_finish', {}));
+    });
+    const started = JSON.parse(await slash(page, '/agent memory build lore')) as BuildStatus & { lore: boolean };
+    assert.deepEqual([started.chunks, started.lore], [1, true]);
+    await waitForDone(page, 1, 'finished');
+    assert.equal(session.mock.generations().filter((request) => chunkOf(request) === 1).length, 2, 'the chunk ran the memory keeper and the lore keeper');
+    const loreRequest = session.mock.generations().filter((request) => chunkOf(request) === 1)[1]!;
+    assert.ok(String(messagesOf(loreRequest).at(-1)!.content).includes(`token-${CHUNK - 1}-mark`), "the lore keeper is shown the chunk's messages");
+
+    const runs = await page.evaluate(() => globalThis.TavernAgent!.runs());
+    const lore = runs.find((run) => run.profileId === 'lore-keeper');
+    assert.ok(lore && lore.state === 'completed', `a completed lore-keeper run: ${JSON.stringify(runs)}`);
+    await page.click('#tavern_agent_button .drawer-icon');
+    await page.click('.tavern-agent__history > summary');
+    await page.click(`[data-history-run="${lore.runId}"] .tavern-agent__history-open`);
+    await page.locator('.tavern-agent__lore-proposal[data-state="pending"]', { hasText: 'Line marks' }).waitFor();
+    assert.deepEqual(await storedMessages(page), before, "the chat file's messages are unchanged");
     await page.context().close();
 });
