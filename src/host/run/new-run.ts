@@ -98,24 +98,8 @@ export function launchRun(options: LaunchOptions, observer: RunObserver): Launch
  * Its events go to the background runs' observers (background-runs.ts).
  */
 export function launchKeeper(options: LaunchOptions & { profileId: string; follows: BoundReply }): LaunchedRun {
-    const runId = newId();
     const { follows } = options;
-    const target: CommitTarget = { runId, identity: follows.identity, generationType: 'normal', messageId: null, closed: false };
-    const keeper = { ...options, type: 'normal' as const, phase: 'after' as const };
-    const outcome = driveBackgroundRun(
-        {
-            runId,
-            generationType: 'normal',
-            target,
-            state: 'preparing',
-            holdsGenerating: false,
-            ...(options.failureTitle ? { failureTitle: options.failureTitle } : {}),
-            start: (signal) => startNewRun(runId, keeper, target, signal),
-            startFacts: startFacts(keeper),
-        },
-        { runId, chatKey: follows.identity.integrity, phase: 'after', profileId: options.profileId, turnId: options.turnId ?? null, follows: follows.index },
-    );
-    return { runId, outcome };
+    return launchInBackground(options, follows.identity, { turnId: options.turnId ?? null, follows: follows.index });
 }
 
 /**
@@ -124,10 +108,14 @@ export function launchKeeper(options: LaunchOptions & { profileId: string; follo
  * message: it is given no way to write the chat at all.
  */
 export function launchBuildChunk(options: LaunchOptions & { profileId: string; build: NonNullable<LaunchOptions['build']> }): LaunchedRun {
+    return launchInBackground(options, options.build.chat, { turnId: null });
+}
+
+/** A run of the `after` kind, driven beside the tab's active run and listed with the background runs. */
+function launchInBackground(options: LaunchOptions & { profileId: string }, identity: ChatIdentity, place: { turnId: string | null; follows?: number }): LaunchedRun {
     const runId = newId();
-    const { chat } = options.build;
-    const target: CommitTarget = { runId, identity: chat, generationType: 'normal', messageId: null, closed: false };
-    const chunk = { ...options, type: 'normal' as const, phase: 'after' as const };
+    const target: CommitTarget = { runId, identity, generationType: 'normal', messageId: null, closed: false };
+    const background = { ...options, type: 'normal' as const, phase: 'after' as const };
     const outcome = driveBackgroundRun(
         {
             runId,
@@ -136,10 +124,10 @@ export function launchBuildChunk(options: LaunchOptions & { profileId: string; b
             state: 'preparing',
             holdsGenerating: false,
             ...(options.failureTitle ? { failureTitle: options.failureTitle } : {}),
-            start: (signal) => startNewRun(runId, chunk, target, signal),
-            startFacts: startFacts(chunk),
+            start: (signal) => startNewRun(runId, background, target, signal),
+            startFacts: startFacts(background),
         },
-        { runId, chatKey: chat.integrity, phase: 'after', profileId: options.profileId, turnId: null },
+        { runId, chatKey: identity.integrity, phase: 'after', profileId: options.profileId, ...place },
     );
     return { runId, outcome };
 }
