@@ -81,11 +81,13 @@ function MemoryManager() {
                     ))}
                 </ul>
             ) : null}
+            <div class="tavern-agent__memory-actions">
+                <button type="button" class="menu_button" data-action="memory-refresh" onClick={() => void load()}>
+                    <span class="fa-solid fa-rotate" aria-hidden="true" /> {t`Refresh`}
+                </button>
+            </div>
             {snapshot && snapshot.home.kind !== 'message' ? <BringMemory hasSeed={snapshot.seed !== null} onSeeded={() => void load()} /> : null}
             <MemoryBuildControl />
-            <button type="button" class="tavern-agent__link" data-action="memory-refresh" onClick={() => void load()}>
-                <span class="fa-solid fa-rotate" aria-hidden="true" /> {t`Refresh`}
-            </button>
         </div>
     );
 }
