@@ -45,6 +45,11 @@ async function save(job: MemoryBuildJob): Promise<MemoryBuildJob> {
     return job;
 }
 
+/** Whether this tab is building memory now (between chunks too): its seed, written at the end, would replace an edit. */
+export function memoryBuildWorking(): boolean {
+    return active !== null;
+}
+
 /** The open chat's build (the one this tab works on, else the stored one), or null. */
 export async function memoryBuildStatus(): Promise<MemoryBuildStatus | null> {
     const chat = openChatIdentity();

@@ -3,6 +3,7 @@ import { applyMemoryChange, type MemoryChange } from '../../contract/memory-chan
 import { fail, ok, type Result } from '../../contract/result';
 import { activeRun } from '../run/active-run';
 import { backgroundRuns } from '../run/background-runs';
+import { memoryBuildWorking } from './memory-build';
 import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { markedMemory, markedMemoryRunId, replaceMarkedMemory } from '../sillytavern/message-marker';
 import { stContext } from '../sillytavern/st-context';
@@ -21,11 +22,12 @@ export interface MemoryEditOutcome {
  * A user's change to the open chat's memory (the Memory view, issue 37 §1), travelling with the chat like any
  * memory change: the new memory, in full, replaces the memory of the message that gave it (the newest of the
  * shown branch), or the seed when only the seed holds memory. Then it is journaled as a run of its own, which
- * History lists. Refused while an agent works in this tab (its memory would overwrite the edit when it ends),
+ * History lists. Refused while an agent works in this tab, a memory build included (its memory or seed would
+ * overwrite the edit when it ends),
  * and when the chat or that message changed while the memory was read; a refusal changes nothing.
  */
 export async function editOpenChatMemory(change: MemoryChange): Promise<Result<MemoryEditOutcome>> {
-    if (activeRun() || backgroundRuns().length) return fail('run.running', 'An agent is working: change the memory once it has ended.');
+    if (activeRun() || backgroundRuns().length || memoryBuildWorking()) return fail('run.running', 'An agent is working: change the memory once it has ended.');
     const current = await openChatMemory();
     if (!current.ok) return current;
     const { identity, files, home, seed } = current.value;
