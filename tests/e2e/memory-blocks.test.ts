@@ -4,8 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { sendMessage } from '../harness/browser';
-import { call, calls, chatLines, offeredTools, openAgentChat, toolResults } from '../harness/agent';
-import type { RecordedRequest } from '../harness/mock-model';
+import { call, calls, chatLines, offeredTools, openAgentChat, lastToolResult, replyCalls, waitForAgentIdle } from '../harness/agent';
 import { startTavernSession, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
@@ -21,19 +20,6 @@ after(async () => {
 const block = (front: string, body: string) => `---\n${front}\n---\n${body}`;
 
 /** A run's closing calls: the reply, committed, and the run finished. */
-const replyCalls = (text: string) => [call('workspace_write_file', { path: 'output/main.md', content: text }), call('workspace_commit', {}), call('workspace_finish', {})];
-
-async function waitForIdle(page: Page): Promise<void> {
-    await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
-}
-
-/** The result the model was shown for the last call of `name` in a request. */
-function lastResult(request: RecordedRequest, name: string): string {
-    const found = toolResults(request).filter((result) => result.name === name);
-    assert.ok(found.length > 0, `the request carries a ${name} result`);
-    return found.at(-1)!.content;
-}
-
 test("a pinned block is in the next run's first model request, and an unpinned one is not", async () => {
     const page = await openAgentChat(session, { panel: false, reuse: true });
     session.mock.enqueue(
@@ -44,12 +30,12 @@ test("a pinned block is in the next run's first model request, and an unpinned o
         ),
     );
     await sendMessage(page, 'Remember the lantern and the tower.');
-    await waitForIdle(page);
+    await waitForAgentIdle(page);
 
     session.mock.reset();
     session.mock.enqueue(calls(...replyCalls('Onward, then.')));
     await sendMessage(page, 'What now?');
-    await waitForIdle(page);
+    await waitForAgentIdle(page);
     const first = session.mock.generations()[0]!;
     const messages = (first.body as { messages: Array<{ role: string; content: unknown }> }).messages;
     const system = String(messages[0]!.content);
@@ -68,9 +54,9 @@ test("writing past a pinned block's limit gets memory.block_too_long, and the fi
         calls(...replyCalls('The key first.')),
     );
     await sendMessage(page, 'Note the key and the gate.');
-    await waitForIdle(page);
+    await waitForAgentIdle(page);
 
-    const refused = lastResult(session.mock.generations()[2]!, 'workspace_write_file');
+    const refused = lastToolResult(session.mock.generations()[2]!, 'workspace_write_file');
     assert.match(refused, /^ERROR memory\.block_too_long: "persist\/threads\.md" is a pinned memory block with a limit of 40 characters; this write would make its text 58 characters \(it has 15 now\)\. Nothing was written\./);
     const runId = (await chatLines(page)).at(-1)!.runId;
     assert.ok(runId, 'the reply carries its run id');
@@ -85,10 +71,10 @@ test('memory.search finds a scene by a Chinese word', async () => {
         calls(...replyCalls('The lighthouse, then.')),
     );
     await sendMessage(page, '我们在哪里找到钥匙的？');
-    await waitForIdle(page);
+    await waitForAgentIdle(page);
 
     assert.ok(offeredTools(session.mock.generations()[0]!).includes('memory_search'), 'the writer is offered memory_search');
-    const found = lastResult(session.mock.generations()[2]!, 'memory_search');
+    const found = lastToolResult(session.mock.generations()[2]!, 'memory_search');
     assert.match(found, /^1 hit for "灯塔" in 1 memory file \(persist\/\)\./);
     assert.match(found, /persist\/scenes\/001\.md · file · score 1\.00 · ref workspace:persist\/scenes\/001\.md#L3-L3\n.*古老的灯塔下找到了铜钥匙/);
 });

@@ -7,8 +7,7 @@ import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { agentOn, call, calls, openAgentChat, openInLanguage, toolResults } from '../harness/agent';
-import type { RecordedRequest } from '../harness/mock-model';
+import { agentOn, call, calls, openAgentChat, openInLanguage, lastToolResult, replyCalls, waitForAgentIdle } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 const artifacts = path.join(REPO_ROOT, 'test-results');
@@ -27,18 +26,6 @@ after(async () => {
 const block = (front: string, body: string) => `---\n${front}\n---\n${body}`;
 const THREADS = block('title: Open threads\npinned: true\nlimit: 60', '- The lantern must reach Willowmere.');
 const NOTES = 'The brass key is hidden under the old mill.';
-
-const replyCalls = (text: string) => [call('workspace_write_file', { path: 'output/main.md', content: text }), call('workspace_commit', {}), call('workspace_finish', {})];
-
-async function waitForIdle(page: Page): Promise<void> {
-    await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
-}
-
-function lastResult(request: RecordedRequest, name: string): string {
-    const found = toolResults(request).filter((result) => result.name === name);
-    assert.ok(found.length > 0, `the request carries a ${name} result`);
-    return found.at(-1)!.content;
-}
 
 const chatId = (page: Page) => page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
 
@@ -65,7 +52,7 @@ test('/agent memory from <chat> in a new chat of the same character: the first r
     const page = await openAgentChat(session, { panel: false, reuse: true });
     session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/threads.md', content: THREADS }), call('workspace_write_file', { path: 'persist/notes.md', content: NOTES }), ...replyCalls('Noted.')));
     await sendMessage(page, 'Remember the lantern and the key.');
-    await waitForIdle(page);
+    await waitForAgentIdle(page);
     source = await chatId(page);
 
     await slash(page, '/newchat');
@@ -79,10 +66,10 @@ test('/agent memory from <chat> in a new chat of the same character: the first r
     session.mock.reset();
     session.mock.enqueue(calls(call('workspace_read_file', { path: 'persist/notes.md' })), calls(...replyCalls('Under the mill, then.')));
     await sendMessage(page, 'Where is the key?');
-    await waitForIdle(page);
+    await waitForAgentIdle(page);
     const first = session.mock.generations()[0]!;
     assert.match(JSON.stringify(first.body), /The lantern must reach Willowmere/, "the seed's pinned block opens the first run");
-    assert.match(lastResult(session.mock.generations()[1]!, 'workspace_read_file'), /The brass key is hidden under the old mill\./);
+    assert.match(lastToolResult(session.mock.generations()[1]!, 'workspace_read_file'), /The brass key is hidden under the old mill\./);
 });
 
 test('a second browser opening the new chat sees the same seed, in the Memory view (in Chinese, 390 px wide) and through the API', async () => {
@@ -159,11 +146,11 @@ test('the Memory view: pin, unpin, an edit past the limit refused with the text 
     session.mock.reset();
     session.mock.enqueue(calls(call('workspace_list_files', { path: 'persist' })), calls(...replyCalls('To the ferry.')));
     await sendMessage(page, 'What is next?');
-    await waitForIdle(page);
+    await waitForAgentIdle(page);
     const request = JSON.stringify(session.mock.generations()[0]!.body);
     assert.match(request, /The ferry leaves at dawn\./);
     assert.doesNotMatch(request, /Willowmere/);
-    assert.doesNotMatch(lastResult(session.mock.generations()[1]!, 'workspace_list_files'), /notes\.md/);
+    assert.doesNotMatch(lastToolResult(session.mock.generations()[1]!, 'workspace_list_files'), /notes\.md/);
 
     // The chat carries the change: after a reload the view shows it.
     await page.reload({ waitUntil: 'domcontentloaded' });

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { MockToolCall, MockTurn, RecordedRequest } from './mock-model';
 import { openCharacter, waitForSillyTavernReady } from './browser';
@@ -189,4 +190,19 @@ export async function openInLanguage(session: TavernSession, language: 'en' | 'z
     }
     await waitForExtension(opened.page);
     return opened;
+}
+
+/** The result the model was shown for the last call of `name` in a request; fails the test when there is none. */
+export function lastToolResult(request: RecordedRequest, name: string): string {
+    const found = toolResults(request).filter((result) => result.name === name);
+    assert.ok(found.length > 0, `the request carries a ${name} result`);
+    return found.at(-1)!.content;
+}
+
+/** A model turn that writes `text` as the reply, commits it and finishes. */
+export const replyCalls = (text: string): MockToolCall[] => [call('workspace_write_file', { path: 'output/main.md', content: text }), call('workspace_commit', {}), call('workspace_finish', {})];
+
+/** Until SillyTavern generates nothing and no agent run is working. */
+export async function waitForAgentIdle(page: Page): Promise<void> {
+    await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
 }
