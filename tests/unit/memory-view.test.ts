@@ -20,30 +20,30 @@ const block = (title: string, pinned: boolean, body: string, limit?: number) =>
     `---\ntitle: ${title}\npinned: ${pinned}\n${limit ? `limit: ${limit}\n` : ''}---\n${body}`;
 
 describe("another chat's latest memory", () => {
-    it('is the last message that carries any, its delta chain resolved from that chat', () => {
+    it('is the last message that carries any, its delta chain resolved from that chat', async () => {
         const first = { 'persist/characters.md': 'Seraphina guards the glade.', 'persist/old.md': 'x'.repeat(400) };
         const second = { 'persist/characters.md': 'Seraphina guards the glade.', 'persist/threads.md': 'The lantern.' };
         const delta = encodeMemory(second, { runId: 'run-a', files: first });
         assert.ok('base' in delta, 'the fixture is a delta');
         const messages: MemoryCarrier[] = [{ runId: null }, { runId: 'run-a', memory: full(first) }, { runId: null }, { runId: 'run-b', memory: delta }, { runId: 'run-c' }];
-        assert.deepEqual(latestChatMemory(messages), { files: second, messageIndex: 3 });
+        assert.deepEqual(await latestChatMemory(messages), { files: second, messageIndex: 3 });
     });
 
-    it('passes over a delta whose base is not in that chat (no cache to fall back on there) for an earlier message', () => {
+    it('passes over a delta whose base is not in that chat (no cache to fall back on there) for an earlier message', async () => {
         const messages: MemoryCarrier[] = [
             { runId: 'run-a', memory: full({ 'persist/a.md': 'A' }) },
             { runId: 'run-b', memory: { v: 1, base: 'run-gone', changed: { 'persist/b.md': 'B' }, removed: [] } },
         ];
-        assert.deepEqual(latestChatMemory(messages), { files: { 'persist/a.md': 'A' }, messageIndex: 0 });
+        assert.deepEqual(await latestChatMemory(messages), { files: { 'persist/a.md': 'A' }, messageIndex: 0 });
     });
 
-    it('is null for a chat without memory, and a chain that loops is cut', () => {
-        assert.equal(latestChatMemory([{ runId: null }, { runId: 'run-a' }]), null);
+    it('is null for a chat without memory, and a chain that loops is cut', async () => {
+        assert.equal(await latestChatMemory([{ runId: null }, { runId: 'run-a' }]), null);
         const loop: MemoryCarrier[] = [
             { runId: 'run-a', memory: { v: 1, base: 'run-b', changed: {}, removed: [] } },
             { runId: 'run-b', memory: { v: 1, base: 'run-a', changed: {}, removed: [] } },
         ];
-        assert.equal(latestChatMemory(loop), null);
+        assert.equal(await latestChatMemory(loop), null);
     });
 });
 
@@ -51,11 +51,11 @@ describe("another chat's memory as a seed takes it", () => {
     const seed = { v: 1, source: { kind: 'chat', chat: 'older' }, at: '2026-01-01T00:00:00Z', files: { 'persist/a.md': 'from the seed' } };
     const marker = (memory: MemoryPayload) => ({ extra: { tavern_agent: { runId: 'run-a', memory } } });
 
-    it("is its messages' memory first, its own seed when none carries any (A → B → C), and null when empty", () => {
-        assert.deepEqual(foreignChatMemory({ messages: [{}, marker(full({ 'persist/a.md': 'from a message' }))], seed, bytes: 0 }), { 'persist/a.md': 'from a message' });
-        assert.deepEqual(foreignChatMemory({ messages: [{}, {}], seed, bytes: 0 }), { 'persist/a.md': 'from the seed' });
-        assert.equal(foreignChatMemory({ messages: [marker(full({}))], seed: null, bytes: 0 }), null);
-        assert.equal(foreignChatMemory({ messages: [{ extra: { tavern_agent: { runId: 'run-a', memory: 'not a payload' } } }], seed: { broken: true }, bytes: 0 }), null);
+    it("is its messages' memory first, its own seed when none carries any (A → B → C), and null when empty", async () => {
+        assert.deepEqual(await foreignChatMemory({ messages: [{}, marker(full({ 'persist/a.md': 'from a message' }))], seed, bytes: 0 }), { 'persist/a.md': 'from a message' });
+        assert.deepEqual(await foreignChatMemory({ messages: [{}, {}], seed, bytes: 0 }), { 'persist/a.md': 'from the seed' });
+        assert.equal(await foreignChatMemory({ messages: [marker(full({}))], seed: null, bytes: 0 }), null);
+        assert.equal(await foreignChatMemory({ messages: [{ extra: { tavern_agent: { runId: 'run-a', memory: 'not a payload' } } }], seed: { broken: true }, bytes: 0 }), null);
     });
 });
 

@@ -1,4 +1,4 @@
-import { applyMemory } from '../../contract/memory';
+import { resolveChatMemory } from '../../contract/memory-chain';
 import type { MemorySeed } from '../../contract/memory-seed';
 import type { PrefixMessage } from '../../contract/run-input';
 import type { RunStorage } from '../../store/run-storage';
@@ -22,35 +22,13 @@ export interface MemoryBase {
  * memory a message carries is then written in full (there is no run to be a delta's base).
  */
 export async function memoryBase(prefix: readonly PrefixMessage[], storage: RunStorage, seed?: MemorySeed | null): Promise<MemoryBase> {
-    const byRun = new Map<string, number>();
-    prefix.forEach((message, index) => message.agentRunId && byRun.set(message.agentRunId, index));
-    const resolving = new Set<number>();
-
-    async function fromCache(runId: string): Promise<Record<string, string> | null> {
+    // A state counts only once its run record says `completed`.
+    const fromCache = async (runId: string): Promise<Record<string, string> | null> => {
         const [run, state] = await Promise.all([storage.getRun(runId).catch(() => undefined), storage.getPersistState(runId).catch(() => undefined)]);
         return run?.state === 'completed' && state ? state.files : null;
-    }
-
-    async function resolve(index: number): Promise<{ files: Record<string, string>; inChat: boolean } | null> {
-        const message = prefix[index]!;
-        const memory = message.memory;
-        if (memory && !resolving.has(index)) {
-            resolving.add(index);
-            if ('files' in memory) return { files: applyMemory(memory, {}), inChat: true };
-            const baseIndex = byRun.get(memory.base);
-            const base = baseIndex !== undefined && baseIndex < index ? await resolve(baseIndex) : null;
-            const baseFiles = base?.files ?? (await fromCache(memory.base));
-            if (baseFiles) return { files: applyMemory(memory, baseFiles), inChat: base?.inChat ?? false };
-        }
-        const cached = message.agentRunId ? await fromCache(message.agentRunId) : null;
-        return cached ? { files: cached, inChat: false } : null;
-    }
-
-    for (let i = prefix.length - 1; i >= 0; i -= 1) {
-        const runId = prefix[i]!.agentRunId;
-        if (!runId) continue;
-        const found = await resolve(i);
-        if (found) return { files: found.files, runId, inChat: found.inChat };
-    }
+    };
+    const carriers = prefix.map((message) => ({ runId: message.agentRunId, ...(message.memory ? { memory: message.memory } : {}) }));
+    const found = await resolveChatMemory(carriers, fromCache);
+    if (found) return { files: found.files, runId: prefix[found.messageIndex]!.agentRunId, inChat: found.inChat };
     return seed ? { files: { ...seed.files }, runId: null, inChat: true } : { files: {}, runId: null, inChat: false };
 }

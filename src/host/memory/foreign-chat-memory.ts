@@ -8,7 +8,7 @@ import { memoryCarriers } from './memory-carriers';
  * that chat's messages only; a chat none of whose messages carries memory still has the seed it was given, if
  * any (so memory carried A → B carries on B → C). Null when the chat holds no memory, or only an empty one.
  */
-export function foreignChatMemory(markers: ChatMarkers): Record<string, string> | null {
-    const files = latestChatMemory(memoryCarriers(markers.messages))?.files ?? readMemorySeed({ [MEMORY_SEED_KEY]: markers.seed })?.files ?? null;
+export async function foreignChatMemory(markers: ChatMarkers): Promise<Record<string, string> | null> {
+    const files = (await latestChatMemory(memoryCarriers(markers.messages)))?.files ?? readMemorySeed({ [MEMORY_SEED_KEY]: markers.seed })?.files ?? null;
     return files && Object.keys(files).length ? files : null;
 }

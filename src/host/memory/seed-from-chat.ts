@@ -31,7 +31,7 @@ export async function chatsWithMemory(): Promise<Result<ChatWithMemory[]>> {
     const found: ChatWithMemory[] = [];
     for (const chat of listed.value.filter((c) => c.fileName !== identity.chatId).slice(0, MAX_CHATS_CHECKED)) {
         const read = await engine.readChatMarkers(chatFileRequest(owner, chat.fileName), LIST_READ_MAX_BYTES);
-        const files = read.ok ? foreignChatMemory(read.value) : null;
+        const files = read.ok ? await foreignChatMemory(read.value) : null;
         if (files) found.push({ ...chat, files: Object.keys(files).length });
     }
     return ok(found);
@@ -55,7 +55,7 @@ export async function seedFromChat(fileName: string): Promise<Result<SeedSummary
     const engine = await getEngine();
     const read = await engine.readChatMarkers(chatFileRequest(owner, name), CHAT_READ_MAX_BYTES);
     if (!read.ok) return read;
-    const files = foreignChatMemory(read.value);
+    const files = await foreignChatMemory(read.value);
     if (!files) return fail('memory.no_memory', `The chat "${name}" carries no memory.`);
     const seed: MemorySeed = { v: 1, source: { kind: 'chat', chat: name }, at: new Date().toISOString(), files };
     // A seed that would not read back (a path past the seed's bound) would be ignored later without a word: refuse it now.
