@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { sendMessage } from '../harness/browser';
-import { call, calls, chatLines, lastRunState, openAgentChat, toolResults } from '../harness/agent';
+import { call, calls, chatLines, gate, lastRunState, openAgentChat, toolResults } from '../harness/agent';
 import type { MockTurn } from '../harness/mock-model';
 import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
 
@@ -26,13 +26,6 @@ after(async () => {
 beforeEach(async () => {
     page = await openAgentChat(session, { reuse: true });
 });
-
-/** A gate the test opens: the mock holds its answer until then, so the test acts mid-run without a timer. */
-function gate(): { promise: Promise<void>; open: () => void } {
-    let open!: () => void;
-    const promise = new Promise<void>((resolve) => (open = resolve));
-    return { promise, open };
-}
 
 /** The chat as SillyTavern saved it on the server (the header line dropped). */
 function savedChat(chatId: string): Array<{ mes?: string; is_user?: boolean; extra?: Record<string, unknown> }> {

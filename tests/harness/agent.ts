@@ -14,6 +14,13 @@ export function calls(...toolCalls: MockToolCall[]): MockTurn {
     return { toolCalls };
 }
 
+/** A gate the test opens: the mock holds its answer until then, so the test acts mid-run without a timer. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+    let open!: () => void;
+    const promise = new Promise<void>((resolve) => (open = resolve));
+    return { promise, open };
+}
+
 export interface ChatLine {
     mes: string;
     is_user: boolean;
