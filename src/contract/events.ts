@@ -34,11 +34,13 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     /**
      * `request`: what was sent (issue 38 §1), by the content-addressed parts stored under request-parts/ (new
      * ones with this event): its messages in order, then its tool definitions. Absent in journals from before.
+     * `tools`, the names of the tools offered, only in journals from before 2026-12-04: `request.tools` names
+     * the stored set, and the names cost every round's event a few hundred bytes (issue 41 §2).
      */
     'model-request': z.object({
         round: count,
         messageCount: count,
-        tools: z.array(text),
+        tools: z.array(text).optional(),
         wrapUp: z.boolean(),
         request: z.object({ parts: z.array(text), tools: text }).optional(),
     }),

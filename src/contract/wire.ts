@@ -20,6 +20,13 @@ import type { ChatFileRequest, ChatMarkers } from './chat-markers';
 import type { MemorySeed } from './memory-seed';
 import type { MemoryChange } from './memory-change';
 
+/**
+ * On a run's event port (HostBridge.openEventPort), worker to page: its events as they are stored, and at its
+ * end one flush, which the page answers with `flushed` once it has taken every event before it.
+ */
+export type EventPortMessage = { type: 'events'; events: JournalEvent[] } | { type: 'flush' };
+export type EventPortReply = { type: 'flushed' };
+
 /** What the worker answers to a health call: proof that it runs, its storage opened and zod is jitless. */
 export const HealthReportSchema = z.object({
     ok: z.literal(true),
@@ -65,8 +72,14 @@ export interface HostBridge {
      * the chat. Over MEMORY_MAX_BYTES nothing is written and the user is told. Test fakes may omit it.
      */
     attachMemory?(request: { runId: string; memory: MemoryPayload }): Promise<Result<{ stored: boolean; bytes: number }>>;
-    /** Journal events as they are stored, in order. */
+    /** Journal events as they are stored, in order (where the run has no event port). */
     onEvents(events: JournalEvent[]): void;
+    /**
+     * A port the run's events travel on one way (EventPortMessage): a call through the bridge is answered
+     * each time, which costs a message a round; on this port only the flush at the run's end is answered.
+     * Test fakes may omit it: the events then go through `onEvents`.
+     */
+    openEventPort?(): MessagePort;
     /**
      * Writes a run's staged state (issue 36) into the chat without a new commit: changes staged after the run's
      * last commit, or a keeper's into the reply it follows. Test fakes may omit it.

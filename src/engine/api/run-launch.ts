@@ -1,7 +1,7 @@
 import { releaseProxy, type Remote } from 'comlink';
 import { fail, ok, type Result } from '../../contract/result';
 import type { RunInput, RunOutcome } from '../../contract/run-input';
-import type { HostBridge } from '../../contract/wire';
+import type { EventPortMessage, HostBridge } from '../../contract/wire';
 import { extToolDefinitions } from '../../tools/ext';
 import { ALL_TOOLS } from '../../tools/registry';
 import { extToolCaller } from '../agents/ext-tool-caller';
@@ -41,7 +41,7 @@ export async function launchRun(state: EngineState, storage: RunStorage, input: 
         let outcome: RunOutcome;
         try {
             outcome = await withRunLock(runId, async () => {
-                const events = liveSink(state, host, chatKey);
+                const events = await liveSink(state, host, chatKey);
                 const outcome = await work({
                     storage,
                     host,
@@ -80,21 +80,30 @@ export function releaseBridge(host: HostBridge): void {
 }
 
 /**
- * Events go to this tab's page, and to other tabs (read-only live view) over the live channel. `delivered`
- * waits until the page has taken every event sent so far: the events travel on the run's bridge, the
- * outcome on the engine's own port, and two ports keep no order between them. Without the wait the page
- * could hear the run end before its last events (seen: 100 ms before), and show them after it.
+ * Events go to this tab's page, and to other tabs (read-only live view) over the live channel. To the page
+ * they travel one way on the run's event port (no answer a round), or through the bridge where there is no
+ * port (test fakes). `delivered` waits until the page has taken every event sent so far: the outcome goes
+ * on the engine's own port, and two ports keep no order between them. Without the wait the page could hear
+ * the run end before its last events (seen: 100 ms before), and show them after it.
  */
-function liveSink(state: EngineState, host: HostBridge, chatKey: string) {
+async function liveSink(state: EngineState, host: HostBridge, chatKey: string) {
+    const port = (await Promise.resolve(host.openEventPort?.()).catch(() => undefined)) ?? null;
     let taken: Promise<unknown> = Promise.resolve();
     const sink = createEventPump((events) => {
-        taken = Promise.resolve(host.onEvents(events)).catch(() => undefined);
+        if (port) port.postMessage({ type: 'events', events } satisfies EventPortMessage);
+        else taken = Promise.resolve(host.onEvents(events)).catch(() => undefined);
         state.live?.publish(chatKey, events);
     });
     const delivered = async () => {
         // The pump sends in a microtask after the last append: let it go first.
         await Promise.resolve();
-        await taken;
+        if (!port) return void (await taken);
+        // The page answers the flush after every event before it, on the same port, so in order.
+        await new Promise<void>((resolve) => {
+            port.onmessage = () => resolve();
+            port.postMessage({ type: 'flush' } satisfies EventPortMessage);
+        });
+        port.close();
     };
     return { sink, delivered };
 }

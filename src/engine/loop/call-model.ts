@@ -88,7 +88,7 @@ export async function callModel(agent: AgentInvocation): Promise<ModelTurn> {
     // The response is journaled only once this write has landed (`await requested` below, and the journal
     // writes in order), so the journal never holds a response without its request.
     const { request, files } = recordRequest(agent, tail.length ? conversation.concat(tail) : conversation, tools);
-    const requested = journal.append('model-request', { round, messageCount: conversation.length, tools: tools.map((t) => t.function.name), wrapUp: wrapping, request }, { files });
+    const requested = journal.append('model-request', { round, messageCount: conversation.length, wrapUp: wrapping, request }, { files });
     // Awaited below; until then a failed write must not surface as an unhandled rejection.
     requested.catch(() => undefined);
     const reply = await replied;

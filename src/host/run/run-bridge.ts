@@ -1,10 +1,11 @@
 import type { RunObserver } from '../../contract/run-observer';
-import { lastEventOf } from '../../contract/events';
+import { lastEventOf, type JournalEvent } from '../../contract/events';
 import type { HostBridge } from '../../contract/wire';
 import { attachMemoryToChat, writeRunState, type CommitTarget } from '../chat/commit';
 import { askApproval, callExtTool } from '../ext-tools/ext-tools';
 import { createModelRequests } from '../model/model-requests';
 import type { RunStart } from './drive-run';
+import { openEventPort } from './event-port';
 import { publishRunEvents } from './run-events';
 
 /**
@@ -14,6 +15,12 @@ import { publishRunEvents } from './run-events';
  */
 export function runBridge(target: CommitTarget, start: Pick<RunStart, 'route' | 'commit' | 'attachMemory' | 'writeState'>, signal: AbortSignal, observer: RunObserver, onState: (to: string) => void): HostBridge {
     const models = createModelRequests(start.route, signal, (delta) => observer.onModelDelta?.(delta));
+    const onEvents = (events: JournalEvent[]) => {
+        const last = lastEventOf(events, 'run-state');
+        if (last) onState(last.payload.to);
+        observer.onEvents(events);
+        publishRunEvents(events);
+    };
     return {
         requestModel: models.requestModel,
         abortModelRequest: models.abortModelRequest,
@@ -22,11 +29,7 @@ export function runBridge(target: CommitTarget, start: Pick<RunStart, 'route' | 
         writeState: start.writeState ?? (({ runId: id, writes }) => writeRunState(target, id, writes)),
         askApproval: ({ runId: id, name, args }) => (target.closed ? Promise.resolve(false) : askApproval(id, name, args)),
         callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
-        onEvents: (events) => {
-            const last = lastEventOf(events, 'run-state');
-            if (last) onState(last.payload.to);
-            observer.onEvents(events);
-            publishRunEvents(events);
-        },
+        onEvents,
+        openEventPort: () => openEventPort(onEvents),
     };
 }
