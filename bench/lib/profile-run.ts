@@ -6,6 +6,7 @@
 // `open` profiles opening the 5,000-event run three times; `open-trace` traces one open, by thread.
 // `burst-trace` and `stream-trace` record a Chromium trace of the turn and print where each thread spent it
 // (`--closed`: with the panel closed, as figure 1 runs).
+// `--under=name` adds the self time of what runs under that function; `--fn=a,b` adds the inclusive time of those functions by name (e.g. the commit's parts).
 // `scroll` profiles scrolling the 5,000-event timeline; `scroll-trace` records a Chromium trace of it
 // (`floor-trace`: of the panel scrolled over an empty box in its place, the floor) instead and prints, for the whole scroll and for each frame over 33 ms, where every thread of the
 // renderer (main, compositor, raster) and the GPU process spent the time: style, layout, paint, scripts.
@@ -138,6 +139,9 @@ function summarise(profile: Profile): void {
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
     const self = new Map<string, number>();
     const total = new Map<string, number>();
+    // --under=name: self time of the samples with that function on their stack, by function.
+    const under = process.argv.find((arg) => arg.startsWith('--under='))?.slice('--under='.length) ?? null;
+    const selfUnder = new Map<string, number>();
     const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}:${n.callFrame.columnNumber + 1}`;
     for (let i = 0; i < profile.samples.length; i++) {
         const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
@@ -145,6 +149,12 @@ function summarise(profile: Profile): void {
         if (!node) continue;
         self.set(label(node), (self.get(label(node)) ?? 0) + dt);
         const seen = new Set<string>();
+        const leaf = label(node);
+        for (let up: ProfileNode | undefined = node; under && up; up = parent.has(up.id) ? byId.get(parent.get(up.id)!) : undefined) {
+            if (up.callFrame.functionName !== under) continue;
+            selfUnder.set(leaf, (selfUnder.get(leaf) ?? 0) + dt);
+            break;
+        }
         while (node) {
             const l = label(node);
             if (!seen.has(l)) total.set(l, (total.get(l) ?? 0) + dt);
@@ -156,6 +166,10 @@ function summarise(profile: Profile): void {
     const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`).join('\n');
     console.log('── self ──\n' + top(self, 40));
     console.log('── inclusive ──\n' + top(total, 60));
+    // --fn=a,b: the inclusive time of functions by name, wherever they are in the list (the commit's parts, say).
+    const names = process.argv.find((arg) => arg.startsWith('--fn='))?.slice('--fn='.length).split(',') ?? [];
+    if (under) console.log(`── self, under ${under} ──\n` + top(selfUnder, 30));
+    if (names.length) console.log('── inclusive, by name ──\n' + top(new Map([...total].filter(([l]) => names.includes(l.split(' ')[0]!))), 60));
 }
 
 interface TraceEvent {

@@ -31,7 +31,8 @@ export async function startBenchTavern(browser: ContextSource): Promise<BenchTav
         st = await startSillyTavern({
             modelUrl: mock.url,
             source: 'custom',
-            linkExtensions: [{ folder: LINKED_FOLDER, dir: REPO_ROOT }],
+            // BENCH_EXTENSION_DIR: another checkout's build under the same bench, for figures in pairs (bench/pairs.sh).
+            linkExtensions: [{ folder: LINKED_FOLDER, dir: process.env.BENCH_EXTENSION_DIR || REPO_ROOT }],
             patchSettings(settings) {
                 settings.oai_settings.tool_call_recurse_limit = BUILT_IN_RECURSE_LIMIT;
             },
