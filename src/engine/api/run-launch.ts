@@ -42,20 +42,25 @@ export async function launchRun(state: EngineState, storage: RunStorage, input: 
         try {
             outcome = await withRunLock(runId, async () => {
                 const events = await liveSink(state, host, chatKey);
-                const outcome = await work({
-                    storage,
-                    host,
-                    tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, runId))],
-                    sink: events.sink,
-                    signal: controller.signal,
-                    guidance,
-                    // Without Web Locks the lease is what makes the run its chat's only writer (tabs/protocol.ts).
-                    lease: { owner: state.engineId, exclusive: !keeper && webLocks() === null, onLost: () => controller.abort('Another tab took this run over.') },
-                    scripts: (state.scripts ??= workerSandboxPool()),
-                    ...(state.skillCache ? { skillFiles: skillFileReader(state.skillCache) } : {}),
-                });
-                await events.delivered();
-                return outcome;
+                // Closed however the run ends (a throw skips the flush), so neither end of the port outlives it.
+                try {
+                    const outcome = await work({
+                        storage,
+                        host,
+                        tools: [...ALL_TOOLS, ...extToolDefinitions(input.extTools ?? [], extToolCaller(host, runId))],
+                        sink: events.sink,
+                        signal: controller.signal,
+                        guidance,
+                        // Without Web Locks the lease is what makes the run its chat's only writer (tabs/protocol.ts).
+                        lease: { owner: state.engineId, exclusive: !keeper && webLocks() === null, onLost: () => controller.abort('Another tab took this run over.') },
+                        scripts: (state.scripts ??= workerSandboxPool()),
+                        ...(state.skillCache ? { skillFiles: skillFileReader(state.skillCache) } : {}),
+                    });
+                    await events.delivered();
+                    return outcome;
+                } finally {
+                    events.close();
+                }
             });
         } catch (error) {
             if (error instanceof ChatBusy) return busy();
@@ -103,7 +108,6 @@ async function liveSink(state: EngineState, host: HostBridge, chatKey: string) {
             port.onmessage = () => resolve();
             port.postMessage({ type: 'flush' } satisfies EventPortMessage);
         });
-        port.close();
     };
-    return { sink, delivered };
+    return { sink, delivered, close: () => port?.close() };
 }
