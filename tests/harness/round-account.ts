@@ -122,9 +122,17 @@ async function entries(target: Evaluator, from: number, to: number): Promise<Cou
     return read as CountEntry[];
 }
 
-/** The account of one round from both sides' entries between two marks. Clock ticks, and replies to them, are left out. */
-export function accountOf(pageEntries: readonly CountEntry[], workerEntries: readonly CountEntry[]): RoundAccount {
-    const tickIds = new Set(pageEntries.filter((e) => e.tick && e.id !== null).map((e) => e.id));
+/** The ids of the calls clock ticks made: the worker's replies to them are left out wherever they fall. */
+export function tickCallIds(pageEntries: readonly CountEntry[]): Set<string | null> {
+    return new Set(pageEntries.filter((e) => e.tick && e.id !== null).map((e) => e.id));
+}
+
+/**
+ * The account of one round from both sides' entries between two marks. Clock ticks, and replies to them, are
+ * left out: `tickIds` are the ids of every call a tick made so far, as a tick's call may be answered after the
+ * round it was made in ended (seen on a loaded machine: the 5 s check of the worker, answered a round later).
+ */
+export function accountOf(pageEntries: readonly CountEntry[], workerEntries: readonly CountEntry[], tickIds = tickCallIds(pageEntries)): RoundAccount {
     const page = pageEntries.filter((e) => e.ours && !e.tick);
     const worker = workerEntries.filter((e) => !e.tick && !(e.kind === 'post' && tickIds.has(e.id)));
     const of = (list: readonly CountEntry[], kind: CountEntry['kind'], name?: string) => list.filter((e) => e.kind === kind && (name === undefined || e.name === name));
@@ -204,10 +212,11 @@ export async function measureRounds(page: Page, mock: MockModel, rounds: number,
     }
     await page.waitForFunction((n) => SillyTavern!.getContext().chat.length >= n + 2 && document.body.dataset.generating === undefined, before, { timeout: 30_000 });
     const measured: MeasuredRounds = { rounds: [], details: [] };
+    const tickIds = tickCallIds(await entries(page, 0, marks.at(-1)!.page));
     for (let k = 1; k < marks.length; k += 1) {
         const pageEntries = await entries(page, marks[k - 1]!.page, marks[k]!.page);
         const workerEntries = await entries(worker!, marks[k - 1]!.worker, marks[k]!.worker);
-        measured.rounds.push(accountOf(pageEntries, workerEntries));
+        measured.rounds.push(accountOf(pageEntries, workerEntries, tickIds));
         measured.details.push(detailOf(pageEntries, workerEntries));
     }
     return measured;

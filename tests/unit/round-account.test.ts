@@ -2,7 +2,7 @@
 // round. The counting itself is checked end to end in tests/e2e/round-account.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accountOf } from '../harness/round-account';
+import { accountOf, tickCallIds } from '../harness/round-account';
 import type { CountEntry } from '../harness/round-counters';
 
 const entry = (kind: CountEntry['kind'], fields: Partial<CountEntry> = {}): CountEntry => ({ kind, name: '', bytes: 0, ours: true, tick: false, id: null, nodes: null, ...fields });
@@ -16,6 +16,16 @@ test("a clock's work is left out, and so is the worker's reply to a call a clock
     assert.equal(account.messagesToPage, 1);
     assert.equal(account.bytesToPage, 100);
     assert.equal(account.panelMutations, 0);
+});
+
+test("the worker's reply to a clock's call is left out in the next round too, where a slow machine may deliver it", () => {
+    const before = [entry('post', { id: 'heartbeat', tick: true, bytes: 50 })];
+    const page = [entry('post', { id: 'reply-1', bytes: 30 })];
+    const worker = [entry('post', { id: 'heartbeat', bytes: 70 }), entry('post', { id: 'call-2', bytes: 100 })];
+    assert.equal(accountOf(page, worker).messagesToPage, 2, 'the round alone does not know the heartbeat');
+    const account = accountOf(page, worker, tickCallIds([...before, ...page]));
+    assert.equal(account.messagesToPage, 1);
+    assert.equal(account.bytesToPage, 100);
 });
 
 test("SillyTavern's own calls on the page are not the extension's; the worker's are all ours", () => {
