@@ -5,14 +5,20 @@
 // against the page's clock. Medians over the middle rounds of all turns; the journal's clock has whole
 // milliseconds, so its lines are good to about half a millisecond. Each turn is followed by the same turn without
 // its rounds: the difference in CPU time of each process (/proc), per round, is what a round costs the machine.
+// `--allow=chat.*,workspace.*` runs the turns with the Writer allowed only those tools (what the tool
+// definitions every request carries cost a round); the request's mean size is printed either way.
 import fs from 'node:fs';
 import { agentOn, call, calls } from '../../tests/harness/agent';
+import { slash } from '../../tests/harness/tavern';
+import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import { Shared } from './shared';
 import { median } from './stats';
 import { newChat } from './tavern';
 import { measureTurn } from './turn';
 
 const N = Math.max(2, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 20));
+const ALLOW = process.argv.find((a) => a.startsWith('--allow='))?.slice('--allow='.length).split(',') ?? null;
+const NARROW: Profile | null = ALLOW && { ...WRITER_PROFILE, id: 'round-breakdown-narrow', displayName: 'Narrow', tools: { ...WRITER_PROFILE.tools, allow: ALLOW } };
 const TURNS = 6;
 
 interface Timing {
@@ -89,6 +95,14 @@ try {
     const agentTurn = async (rounds: number) => {
         await newChat(page);
         await agentOn(page);
+        if (NARROW) {
+            // Stored as the panel stores a profile (SillyTavern's extension settings), then picked for this chat.
+            await page.evaluate((p) => {
+                const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> }>;
+                settings.tavern_agent = { ...settings.tavern_agent, profiles: { ...(settings.tavern_agent?.profiles ?? {}), [p.id]: p } };
+            }, NARROW);
+            await slash(page, `/agent profile ${NARROW.id}`);
+        }
         await page.waitForTimeout(150);
         tavern.mock.reset();
         tavern.mock.enqueue(
@@ -105,6 +119,10 @@ try {
         const origin = (await page.evaluate('performance.timeOrigin')) as number;
         const requests = ((await page.evaluate('globalThis.__roundRequests')) as Timing[]).map((r) => ({ start: origin + r.start, end: origin + r.end }));
         const arrived = tavern.mock.generations().map((r) => r.at);
+        for (const generation of tavern.mock.generations()) {
+            add('request body (KB)', JSON.stringify(generation.body).length / 1024);
+            add('tools offered', ((generation.body as { tools?: unknown[] }).tools ?? []).length);
+        }
         const events = (await page.evaluate(LAST_RUN_EVENTS)) as Array<{ type: string; at: number }>;
         const times = (type: string) => events.filter((e) => e.type === type).map((e) => e.at);
         const [requested, responded] = [times('model-request'), times('model-response')];
@@ -133,7 +151,7 @@ try {
             add('  model-request → its fetch starts (page)', requests[i + 1]!.start - requested[i + 1]!);
         }
     }
-    for (const [label, values] of Object.entries(rows)) console.log(`${label.padEnd(46)} ${median(values).toFixed(2).padStart(8)} ms  (n = ${values.length})`);
+    for (const [label, values] of Object.entries(rows)) console.log(`${label.padEnd(46)} ${median(values).toFixed(2).padStart(8)}${label.includes('(KB)') || label.startsWith('tools') ? '' : ' ms'}  (n = ${values.length})`);
 } finally {
     await shared.close();
 }
