@@ -69,10 +69,15 @@ test('/agent status typed alone answers in a toast; piped it only passes its val
 
     // Piped, in the chat box too: the value goes on to the next command, and no toast is shown.
     await clearToasts(page);
-    await page.evaluate(() => document.querySelector('#form_sheld')?.classList.remove('script_success'));
     await page.fill('#send_textarea', '/agent status | /setvar key=agentStatus {{pipe}}');
     await page.click('#send_but');
-    await page.locator('#form_sheld.script_success').waitFor({ state: 'attached' });
+    // Waits for the effect, the variable set: SillyTavern's success mark on the form lasts about a second, which
+    // a starved page's polling missed on CI.
+    await page.waitForFunction(
+        async () => String((await SillyTavern!.getContext().executeSlashCommandsWithOptions('/getvar agentStatus'))?.pipe ?? '') !== '',
+        undefined,
+        { polling: 250, timeout: 30_000 },
+    );
     const piped = await slash(page, '/getvar agentStatus');
     assert.equal(JSON.parse(piped).profileId, 'writer');
     assert.equal(JSON.parse(piped).enabled, true);
