@@ -1,5 +1,5 @@
 // 1. Chat writes and time per tool round: Agent Mode beside SillyTavern's built-in tool calling, N = 0, 1, 5, 20.
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { agentOn, call, calls } from '../tests/harness/agent';
 import type { MockModel, MockTurn } from '../tests/harness/mock-model';
 import { ratioOf, type Benchmark, type Figure } from './lib/report';
@@ -14,6 +14,9 @@ const TOOL_NAME = 'bench_lookup';
 const REPLY = 'The forest is quiet tonight.';
 
 type Path = 'builtin' | 'agent';
+
+/** `BENCH_PANEL=open` runs the figure with the side panel open (the timeline live), as a user watching a run has it. */
+const PANEL_OPEN = process.env.BENCH_PANEL === 'open';
 
 /** The built-in path: function calling on, one registered tool that answers at once, recursion limit raised. */
 async function prepareBuiltIn(page: Page): Promise<void> {
@@ -72,6 +75,31 @@ async function bareBackendRequests(page: Page, mock: MockModel, count: number): 
     }, count);
 }
 
+/**
+ * The agent's own model requests replayed bare through SillyTavern's backend, each `repeats` times, one after
+ * another: the same bodies (the Writer's tool definitions, the growing conversation), without the page's part
+ * of a round. Its median is the floor of the agent's round on this machine, as `bareBackendRequests` is of any round.
+ */
+async function replayedRequests(page: Page, mock: MockModel, bodies: string[], repeats: number): Promise<number[]> {
+    mock.reset();
+    return page.evaluate(
+        async ({ list, times }) => {
+            const headers = SillyTavern!.getContext().getRequestHeaders();
+            const samples: number[] = [];
+            for (let i = 0; i < times; i += 1) {
+                for (const body of list) {
+                    const started = performance.now();
+                    const response = await fetch('/api/backends/chat-completions/generate', { method: 'POST', headers, body });
+                    await response.json();
+                    samples.push(performance.now() - started);
+                }
+            }
+            return samples;
+        },
+        { list: bodies, times: repeats },
+    );
+}
+
 function script(path: Path, rounds: number): MockTurn[] {
     if (path === 'builtin') {
         return [...Array.from({ length: rounds }, (_, i) => calls(call(TOOL_NAME, { query: `fact ${i + 1}` }))), { text: REPLY }];
@@ -84,6 +112,8 @@ function script(path: Path, rounds: number): MockTurn[] {
 
 interface Turn extends TurnMeasure {
     generations: number;
+    /** The bodies of the turn's model requests as the page sent them to SillyTavern (its tool rounds' first). */
+    requestBodies: string[];
     /** Gaps between consecutive model requests while tools were being called: one whole tool round each. */
     roundGapsMs: number[];
 }
@@ -93,6 +123,10 @@ async function oneTurn(page: Page, mock: MockModel, path: Path, rounds: number):
     if (path === 'agent') {
         await setFunctionCalling(page, false);
         await agentOn(page);
+        if (PANEL_OPEN && !(await page.locator('aside.tavern-agent').count())) {
+            await page.click('#tavern_agent_button .drawer-icon');
+            await page.locator('aside.tavern-agent').waitFor();
+        }
     } else {
         await setFunctionCalling(page, true);
     }
@@ -100,7 +134,12 @@ async function oneTurn(page: Page, mock: MockModel, path: Path, rounds: number):
     await page.waitForTimeout(150);
     mock.reset();
     mock.enqueue(...script(path, rounds));
-    const measured = await measureTurn(page, 'Tell me about the forest.');
+    const requestBodies: string[] = [];
+    const onRequest = (request: Request) => {
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/backends/chat-completions/generate') requestBodies.push(request.postData() ?? '');
+    };
+    page.on('request', onRequest);
+    const measured = await measureTurn(page, 'Tell me about the forest.').finally(() => page.off('request', onRequest));
     if (measured.wallMs <= 0) throw new Error(`${path} N=${rounds}: the turn's end was not seen`);
     const requests = mock.generations();
     const generations = requests.length;
@@ -108,7 +147,14 @@ async function oneTurn(page: Page, mock: MockModel, path: Path, rounds: number):
     if (generations !== rounds + 1) throw new Error(`${path} N=${rounds}: ${generations} model calls, expected ${rounds + 1}`);
     const last = await page.evaluate(() => SillyTavern!.getContext().chat.at(-1)?.mes ?? '');
     if (last !== REPLY) throw new Error(`${path} N=${rounds}: the turn ended with ${JSON.stringify(last.slice(0, 80))}, not the scripted reply`);
-    return { ...measured, generations, roundGapsMs };
+    return { ...measured, generations, roundGapsMs, requestBodies };
+}
+
+/** The samples without their request bodies (tens of KB each), for the results file. */
+function stripBodies(samples: Record<Path, Record<number, Turn[]>>) {
+    return Object.fromEntries(
+        Object.entries(samples).map(([path, byRounds]) => [path, Object.fromEntries(Object.entries(byRounds).map(([n, turns]) => [n, turns.map(({ requestBodies, ...turn }) => ({ ...turn, requests: requestBodies.length }))]))]),
+    );
 }
 
 export const chatWrites: Benchmark = {
@@ -134,6 +180,11 @@ export const chatWrites: Benchmark = {
             }
             await setFunctionCalling(page, false);
             const bare = await bareBackendRequests(page, tavern.mock, 15);
+            // The last N = 20 agent turn's tool-round requests (not its closing write + commit round).
+            const lastLong = samples.agent[20]!.at(-1)!;
+            const agentBodies = lastLong.requestBodies.slice(0, 20);
+            const replayed = await replayedRequests(page, tavern.mock, agentBodies, 3);
+            const agentBodyKb = median(agentBodies.map((body) => body.length)) / 1024;
 
             const med = (path: Path, rounds: number, key: keyof TurnMeasure) => median(samples[path][rounds]!.map((t) => t[key]));
             // Counts should not vary between repeats; the worst one is shown.
@@ -224,16 +275,28 @@ export const chatWrites: Benchmark = {
                 value: median(bare),
                 unit: 'ms',
             });
+            const agentGaps = median(samples.agent[20]!.flatMap((t) => t.roundGapsMs.slice(0, 20)));
+            figures.push({
+                id: 'chat-writes.replayed-agent-request',
+                label: `… the agent's own N = 20 round requests (median ${agentBodyKb.toFixed(1)} KB) replayed bare through SillyTavern's backend: the agent round's floor`,
+                value: median(replayed),
+                unit: 'ms',
+                baseline: { label: 'agent round, N = 20, from the spacing of model requests', value: agentGaps },
+                ratio: ratioOf(agentGaps, median(replayed)),
+                target: 'aim ≤ 1.5×',
+            });
             const wall = Object.fromEntries(
                 (['builtin', 'agent'] as const).map((path) => [path, Object.fromEntries(ROUNDS.map((n) => [n, med(path, n, 'wallMs')]))]),
             );
             return {
                 figures,
-                details: { repeats: REPEATS, medianWallMs: wall, bareBackendRequestMs: bare, samples },
+                details: { repeats: REPEATS, medianWallMs: wall, bareBackendRequestMs: bare, replayedAgentRequestMs: replayed, agentBodyKb, samples: stripBodies(samples) },
                 notes: [
+                    `The side panel is ${PANEL_OPEN ? 'open (BENCH_PANEL=open): the timeline shows each round live' : 'closed (BENCH_PANEL=open opens it)'}.`,
                     `One turn = the user's message sent with the Send button, in a new chat with Seraphina, until SillyTavern is idle again; real SillyTavern 1.19 and the instant mock model; N repeated ${Object.entries(REPEATS).map(([n, k]) => `${k} times at N = ${n}`).join(', ')}, the paths interleaved; medians. Saves = POST /api/chats/save requests from the click to 250 ms after the turn (the most of any repeat); bytes = their uncompressed JSON bodies (median). Messages added: the most of any repeat.`,
                     `Built-in: function_calling on, one registered tool (${TOOL_NAME}, answers at once, no toast), tool_call_recurse_limit ${BUILT_IN_RECURSE_LIMIT}; the mock answers N tool calls, one per request, then the reply text (N + 1 model calls).`,
                     'Agent Mode: /agent on (Writer profile); the mock answers N rounds of one workspace_list_files call, then one round of workspace_write_file + workspace_commit + workspace_finish (N + 1 model calls). N = 0 is that last round alone.',
+                    "The agent round's floor: the 20 tool-round requests of the last N = 20 agent turn, as the page sent them (Playwright's request events), sent again 3 times each from the page straight to SillyTavern's backend, which forwards them to the mock; the median of those. It is what one round's request costs by itself, with its tool definitions and conversation; the baseline beside it is the agent's round from the spacing of its model requests.",
                     'Time per tool round = (median wall time at N − median at N = 0) / N, for each path; "within noise" when that difference is smaller than half the range of the N = 0 turns of either path (then not judged). The spacing lines are the median gap between consecutive model requests at the mock during the N tool rounds of each turn at that N (one round: response → tool → next request), free of the turn\'s fixed costs.',
                 ],
             };

@@ -163,10 +163,20 @@ function faceOf(row: TimelineRow, hasTask: boolean): Face {
     }
 }
 
-/** A running step's time so far, ticking on its own: the row around it is memoised and does not re-render. */
-function RunningFor({ rowKey, at }: { rowKey: string; at: number }) {
-    const elapsed = useElapsed(rowKey, at, null, true);
-    return <span class="tavern-agent__event-meta">{formatDuration(elapsed) || '0 ms'}</span>;
+/**
+ * The row's meta: its fixed text, or a running step's time so far, ticking on its own (the row around it is
+ * memoised and does not re-render). One span for the row's whole life whose text changes: SillyTavern's
+ * keyboard.js re-scans every element added under the body (some 25 selector queries each), and swapping a
+ * running span for a finished one cost it a scan on every completed row.
+ */
+function RowMeta({ meta, running, rowKey, at }: { meta: string; running: boolean; rowKey: string; at: number }) {
+    const elapsed = useElapsed(rowKey, at, null, running);
+    const text = meta || (running ? formatDuration(elapsed) || '0 ms' : '');
+    return (
+        <span class="tavern-agent__event-meta" hidden={!text}>
+            {text}
+        </span>
+    );
 }
 
 /**
@@ -211,12 +221,9 @@ export function RowView({ row, ctx }: { row: TimelineRow; ctx: RowContext }) {
                 <span class={`fa-solid ${face.icon} fa-fw tavern-agent__row-icon`} aria-hidden="true" />
                 <span class="tavern-agent__event-title">{face.title}</span>
                 <span class="tavern-agent__event-detail">{face.detail}</span>
-                {face.meta ? (
-                    <span class="tavern-agent__event-meta">{face.meta}</span>
-                ) : status === 'running' ? (
-                    <RunningFor rowKey={ctx.model.runId + expandKey} at={row.at} />
-                ) : null}
-                {face.status ? <span class="tavern-agent__visually-hidden">{face.status}</span> : null}
+                <RowMeta meta={face.meta} running={!face.meta && status === 'running'} rowKey={ctx.model.runId + expandKey} at={row.at} />
+                {/* Always there, empty when the row has no status: for the same reason as RowMeta. */}
+                <span class="tavern-agent__visually-hidden">{face.status ?? ''}</span>
             </button>
             {open ? (
                 <div class="tavern-agent__row-body" id={detailId}>
