@@ -216,8 +216,12 @@ test('a run that fails before it starts (its connection profile is gone) is kept
     await openCharacter(page);
     await page.waitForFunction((id) => SillyTavern!.getContext().getCurrentChatId() === id, chatId);
     await page.click('#tavern_agent_button .drawer-icon');
-    await page.locator('.tavern-agent__history > summary').click();
     const item = page.locator(`[data-history-run="${runId}"][data-state="failed"]`);
+    // Opened once the run is listed: on a starved page the panel drew itself again after an earlier click
+    // (the chat still settling), and History came back closed (seen on a loaded machine).
+    await item.waitFor({ state: 'attached', timeout: 15_000 });
+    const history = page.locator('.tavern-agent__history');
+    if (!(await history.evaluate((details) => (details as HTMLDetailsElement).open))) await history.locator('> summary').click();
     await item.waitFor({ timeout: 15_000 });
     await item.locator('.tavern-agent__history-open').click();
     const shown = page.locator(`.tavern-agent__run[data-run-id="${runId}"][data-run-state="failed"]`);
