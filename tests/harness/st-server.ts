@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstStartGate } from './first-start-gate';
 import { freePort } from './free-port';
 
 export type ModelSource = 'custom' | 'claude' | 'makersuite';
@@ -298,6 +299,8 @@ export async function startSillyTavern(opts: StartSillyTavernOptions): Promise<S
     }
   }
 
+  // After a clone or a commit, the first start compiles webpack; the others wait for it (first-start-gate.ts).
+  const releaseGate = await firstStartGate(ST_DIR, ST_VERSION, READY_TIMEOUT_MS);
   const logFd = fs.openSync(logPath, 'a');
   let child: ChildProcess;
   try {
@@ -391,23 +394,30 @@ export async function startSillyTavern(opts: StartSillyTavernOptions): Promise<S
 
   // Ready = GET / answers 200 (ST seeds content and compiles webpack before it listens).
   const started = Date.now();
-  for (;;) {
-    if (exited) {
-      const tail = logTail(80);
-      await stop();
-      throw new Error(`SillyTavern exited before it was ready (${exitInfo}). Log tail:\n${tail}`);
-    }
-    if ((await httpStatus(`${url}/`)) === 200) {
-      ready = true;
-      break;
-    }
-    if (Date.now() - started > READY_TIMEOUT_MS) {
-      const tail = logTail(80);
-      await stop();
-      throw new Error(`SillyTavern did not answer 200 on ${url}/ within ${READY_TIMEOUT_MS / 1000} s. Log tail:\n${tail}`);
-    }
-    await delay(200);
+  try {
+    await waitUntilAnswers();
+  } finally {
+    releaseGate(ready);
   }
-
   return { url, port, runDir, dataRoot, userDir, logPath, logTail, stop };
+
+  async function waitUntilAnswers(): Promise<void> {
+    for (;;) {
+      if (exited) {
+        const tail = logTail(80);
+        await stop();
+        throw new Error(`SillyTavern exited before it was ready (${exitInfo}). Log tail:\n${tail}`);
+      }
+      if ((await httpStatus(`${url}/`)) === 200) {
+        ready = true;
+        break;
+      }
+      if (Date.now() - started > READY_TIMEOUT_MS) {
+        const tail = logTail(80);
+        await stop();
+        throw new Error(`SillyTavern did not answer 200 on ${url}/ within ${READY_TIMEOUT_MS / 1000} s. Log tail:\n${tail}`);
+      }
+      await delay(200);
+    }
+  }
 }
