@@ -46,9 +46,14 @@ function delay(ms: number): Promise<void> {
  * may be the one to start it first. Returns what to call once the start is over: `true` if SillyTavern
  * answered (later starts then skip the wait). Gives up waiting after `timeoutMs` and starts anyway.
  */
-export async function firstStartGate(stDir: string, version: string, timeoutMs: number): Promise<(answered: boolean) => void> {
+export async function firstStartGate(
+    stDir: string,
+    version: string,
+    timeoutMs: number,
+    /** Where the lock and the marker live; one folder for every test process of the machine. */
+    dir = path.join(os.tmpdir(), 'st-e2e-first-start'),
+): Promise<(answered: boolean) => void> {
     const key = createHash('sha256').update(JSON.stringify([stDir, version, gitRevision(stDir)])).digest('hex').slice(0, 16);
-    const dir = path.join(os.tmpdir(), 'st-e2e-first-start');
     const done = path.join(dir, `${key}.done`);
     const lock = path.join(dir, `${key}.lock`);
     const nothing = () => undefined;
