@@ -52,11 +52,9 @@ async function setFunctionCalling(page: Page, on: boolean): Promise<void> {
 
 /** One bare non-streaming request through SillyTavern's backend to the instant mock: the floor of any tool round. */
 async function bareBackendRequests(page: Page, mock: MockModel, count: number): Promise<number[]> {
-    mock.reset();
-    return page.evaluate(async (n) => {
-        const ctx = SillyTavern!.getContext() as unknown as { chatCompletionSettings: Record<string, unknown>; getRequestHeaders(): Record<string, string> };
-        const settings = ctx.chatCompletionSettings;
-        const body = JSON.stringify({
+    const body = await page.evaluate(() => {
+        const settings = (SillyTavern!.getContext() as unknown as { chatCompletionSettings: Record<string, unknown> }).chatCompletionSettings;
+        return JSON.stringify({
             chat_completion_source: 'custom',
             custom_url: settings.custom_url,
             model: settings.custom_model,
@@ -64,15 +62,8 @@ async function bareBackendRequests(page: Page, mock: MockModel, count: number): 
             max_tokens: 16,
             stream: false,
         });
-        const samples: number[] = [];
-        for (let i = 0; i < n; i += 1) {
-            const started = performance.now();
-            const response = await fetch('/api/backends/chat-completions/generate', { method: 'POST', headers: ctx.getRequestHeaders(), body });
-            await response.json();
-            samples.push(performance.now() - started);
-        }
-        return samples;
-    }, count);
+    });
+    return replayedRequests(page, mock, [body], count);
 }
 
 /**

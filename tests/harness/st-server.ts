@@ -301,9 +301,10 @@ export async function startSillyTavern(opts: StartSillyTavernOptions): Promise<S
 
   // After a clone or a commit, the first start compiles webpack; the others wait for it (first-start-gate.ts).
   const releaseGate = await firstStartGate(ST_DIR, ST_VERSION, READY_TIMEOUT_MS);
-  const logFd = fs.openSync(logPath, 'a');
   let child: ChildProcess;
+  let logFd: number | undefined;
   try {
+    logFd = fs.openSync(logPath, 'a');
     child = spawn(
       process.execPath,
       [
@@ -316,8 +317,12 @@ export async function startSillyTavern(opts: StartSillyTavernOptions): Promise<S
       ],
       { cwd: ST_DIR, stdio: ['ignore', logFd, logFd], env: withNoProxy(process.env) },
     );
+  } catch (error) {
+    // Not started: the files waiting at the gate may go on (one of them compiles).
+    releaseGate(false);
+    throw error;
   } finally {
-    fs.closeSync(logFd);
+    if (logFd !== undefined) fs.closeSync(logFd);
   }
 
   let exited = child.exitCode !== null;
