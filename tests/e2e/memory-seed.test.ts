@@ -37,9 +37,17 @@ async function openChat(page: Page, name: string): Promise<void> {
 /** Opens the panel and its Memory section, and waits until the view has read the chat's memory. */
 async function openMemoryView(page: Page): Promise<void> {
     if (!(await page.locator('aside.tavern-agent').count())) await page.click('#tavern_agent_button .drawer-icon');
-    const section = page.locator('#tavern_agent_memory');
-    if (!(await section.evaluate((element) => (element as HTMLDetailsElement).open))) await section.locator('> summary').click();
-    await page.locator('[data-testid="memory-home"]').waitFor();
+    // Opened until its content shows: on a starved page the panel drew itself again after the click, and the
+    // section came back closed (seen on a loaded machine, as with History in panel-content.test.ts).
+    await page.waitForFunction(
+        () => {
+            const section = document.querySelector<HTMLDetailsElement>('#tavern_agent_memory');
+            if (section && !section.open) section.querySelector<HTMLElement>(':scope > summary')?.click();
+            return Boolean(document.querySelector<HTMLElement>('[data-testid="memory-home"]')?.checkVisibility());
+        },
+        undefined,
+        { polling: 500, timeout: 30_000 },
+    );
 }
 
 const entry = (page: Page, path: string) => page.locator(`[data-testid="memory-entry"][data-path="${path}"]`);
