@@ -6,7 +6,7 @@
 // `open` profiles opening the 5,000-event run three times; `open-trace` traces one open, by thread.
 // `burst-trace` and `stream-trace` record a Chromium trace of the turn and print where each thread spent it
 // (`--closed`: with the panel closed, as figure 1 runs).
-// `--under=name` adds the self time of what runs under that function; `--fn=a,b` adds the inclusive time of those functions by name (e.g. the commit's parts).
+// `--under=name` adds the self time of what runs under that function; `--callers=name` that function's time by its callers; `--fn=a,b` adds the inclusive time of those functions by name (e.g. the commit's parts).
 // `scroll` profiles scrolling the 5,000-event timeline; `scroll-trace` records a Chromium trace of it
 // (`floor-trace`: of the panel scrolled over an empty box in its place, the floor) instead and prints, for the whole scroll and for each frame over 33 ms, where every thread of the
 // renderer (main, compositor, raster) and the GPU process spent the time: style, layout, paint, scripts.
@@ -142,6 +142,9 @@ function summarise(profile: Profile): void {
     // --under=name: self time of the samples with that function on their stack, by function.
     const under = process.argv.find((arg) => arg.startsWith('--under='))?.slice('--under='.length) ?? null;
     const selfUnder = new Map<string, number>();
+    // --callers=name: the time of that function's samples by the three frames that called it (who forces a layout, say).
+    const callersOf = process.argv.find((arg) => arg.startsWith('--callers='))?.slice('--callers='.length) ?? null;
+    const byCallers = new Map<string, number>();
     const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}:${n.callFrame.columnNumber + 1}`;
     for (let i = 0; i < profile.samples.length; i++) {
         const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
@@ -154,6 +157,12 @@ function summarise(profile: Profile): void {
             if (up.callFrame.functionName !== under) continue;
             selfUnder.set(leaf, (selfUnder.get(leaf) ?? 0) + dt);
             break;
+        }
+        if (callersOf && node.callFrame.functionName === callersOf) {
+            const chain: string[] = [];
+            for (let up = parent.has(node.id) ? byId.get(parent.get(node.id)!) : undefined; up && chain.length < 3; up = parent.has(up.id) ? byId.get(parent.get(up.id)!) : undefined) chain.push(label(up));
+            const key = chain.join(' ← ');
+            byCallers.set(key, (byCallers.get(key) ?? 0) + dt);
         }
         while (node) {
             const l = label(node);
@@ -169,6 +178,7 @@ function summarise(profile: Profile): void {
     // --fn=a,b: the inclusive time of functions by name, wherever they are in the list (the commit's parts, say).
     const names = process.argv.find((arg) => arg.startsWith('--fn='))?.slice('--fn='.length).split(',') ?? [];
     if (under) console.log(`── self, under ${under} ──\n` + top(selfUnder, 30));
+    if (callersOf) console.log(`── ${callersOf}, by its callers ──\n` + top(byCallers, 15));
     if (names.length) console.log('── inclusive, by name ──\n' + top(new Map([...total].filter(([l]) => names.includes(l.split(' ')[0]!))), 60));
 }
 

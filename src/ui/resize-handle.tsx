@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import { clampPanelWidth } from '../contract/panel-settings';
 import { t } from '../i18n/t';
 
@@ -21,6 +22,20 @@ export function ResizeHandle({
 }) {
     const widthAt = (clientX: number) => clampPanelWidth(Math.min(window.innerWidth - 40, window.innerWidth - clientX));
     const current = () => panel()?.getBoundingClientRect().width ?? 0;
+    // The width shown to a screen reader when none is set: observed, never measured while rendering (the panel
+    // renders at every run's start and end, and a measure there forces a layout of the whole page).
+    const [observed, setObserved] = useState<number | null>(null);
+    useEffect(() => {
+        const element = panel();
+        if (!element || typeof ResizeObserver === 'undefined') return;
+        const observer = new ResizeObserver(([entry]) => {
+            const box = entry?.borderBoxSize?.[0];
+            setObserved(Math.round(box ? box.inlineSize : (entry?.contentRect.width ?? 0)));
+        });
+        observer.observe(element);
+        return () => observer.disconnect();
+    }, []);
+    const shown = width ?? observed;
     return (
         <div
             class="tavern-agent__resize"
@@ -28,7 +43,7 @@ export function ResizeHandle({
             aria-orientation="vertical"
             aria-label={t`Panel width: drag, or use the arrow keys`}
             title={t`Panel width: drag, or use the arrow keys`}
-            aria-valuenow={Math.round(width ?? current())}
+            aria-valuenow={shown === null ? undefined : Math.round(shown)}
             tabIndex={0}
             onPointerDown={(event) => {
                 if (event.button !== 0) return;

@@ -116,6 +116,9 @@ test('a scripted run shows live, in order, with the right statuses, then its hea
         midRun.map((r) => `${r.kind}:${r.status}:${r.title}`),
         ['model:completed:Model #1', 'tool:completed:workspace.write_file', 'model:running:Model #2'],
     );
+    // Each row tells a screen reader "n of 3", the rows drawn while the list was shorter too.
+    const places = await page.$$eval('.tavern-agent__run .tavern-agent__timeline-frame > ol > li', (rows) => rows.map((li) => `${li.getAttribute('aria-posinset')} of ${li.getAttribute('aria-setsize')}`));
+    assert.deepEqual(places, ['1 of 3', '2 of 3', '3 of 3']);
     await waitForRunState(page, 'completed');
     const final = await shownRows(page);
     assert.deepEqual(final.map((r) => `${r.kind}:${r.status ?? ''}:${r.title}`), FINAL_ROWS);

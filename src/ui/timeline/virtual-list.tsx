@@ -1,4 +1,4 @@
-import { Component, type ComponentChildren } from 'preact';
+import { Component, createRef, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/t';
 import { endWindow, HeightIndex, rangeChanged, scrollToReveal, viewportInList, visibleRange, type VisibleRange } from './height-index';
@@ -27,43 +27,67 @@ const NAVIGATION_KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDow
 interface SlotProps<T> {
     item: T;
     index: number;
+    /** The list's length when the row is first drawn; later lengths are written by the list (see `useSetSize`). */
     count: number;
     observer: ResizeObserver | null;
     renderItem(item: T, index: number): ComponentChildren;
 }
 
-type ContentProps<T> = Pick<SlotProps<T>, 'item' | 'index' | 'renderItem'>;
-
 /**
- * A row's content, drawn again only when its item (an object replaced on every change, never mutated), its
- * place or the render function changed: a flush of new events renders only the rows it added or replaced,
- * not every row in view. (A component that skips its update rather than a kept vnode: a vnode kept across
- * renders holds on to the tree it was first drawn in, and with it every earlier render's rows.)
+ * One drawn row: measured while it is in the page, forgotten by the observer when it leaves. Drawn again only
+ * when its item (an object replaced on every change, never mutated), its place or the render function
+ * changed: a flush of new events, or a render for a new scroll position, renders only the rows it added or
+ * replaced, not every row in view. Its `aria-setsize` (the list's length, which grows with every new row) is
+ * drawn once, then written by the list itself (see `useSetSize`), so a longer list does not draw every row
+ * again. (A component that skips its update rather than a kept vnode: a vnode kept across renders holds on to
+ * the tree it was first drawn in, and with it every earlier render's rows.)
  */
-class SlotContent<T> extends Component<ContentProps<T>> {
-    override shouldComponentUpdate(next: ContentProps<T>): boolean {
-        return next.item !== this.props.item || next.index !== this.props.index || next.renderItem !== this.props.renderItem;
+class Slot<T> extends Component<SlotProps<T>> {
+    private readonly element = createRef<HTMLLIElement>();
+
+    override shouldComponentUpdate(next: SlotProps<T>): boolean {
+        const now = this.props;
+        return next.item !== now.item || next.index !== now.index || next.renderItem !== now.renderItem || next.observer !== now.observer;
+    }
+
+    override componentDidMount(): void {
+        if (this.element.current) this.props.observer?.observe(this.element.current);
+    }
+
+    override componentDidUpdate(previous: SlotProps<T>): void {
+        const target = this.element.current;
+        if (!target || previous.observer === this.props.observer) return;
+        previous.observer?.unobserve(target);
+        this.props.observer?.observe(target);
+    }
+
+    override componentWillUnmount(): void {
+        if (this.element.current) this.props.observer?.unobserve(this.element.current);
     }
 
     override render() {
-        return this.props.renderItem(this.props.item, this.props.index);
+        const { item, index, renderItem } = this.props;
+        // `count` is left out of shouldComponentUpdate on purpose: see useSetSize.
+        return (
+            <li ref={this.element} class="tavern-agent__slot" data-index={index} aria-posinset={index + 1} aria-setsize={this.props.count}>
+                {renderItem(item, index)}
+            </li>
+        );
     }
 }
 
-/** One drawn row: measured while it is in the page, forgotten by the observer when it leaves. */
-function Slot<T>({ item, index, count, observer, renderItem }: SlotProps<T>) {
-    const element = useRef<HTMLLIElement>(null);
+/**
+ * Writes the list's new length on the rows already drawn when it changed (a screen reader's "n of m"); a row
+ * drawn after that has it from its first render.
+ */
+function useSetSize(list: { current: HTMLOListElement | null }, count: number): void {
+    const written = useRef(count);
     useLayoutEffect(() => {
-        const target = element.current;
-        if (!target || !observer) return;
-        observer.observe(target);
-        return () => observer.unobserve(target);
-    }, [observer]);
-    return (
-        <li ref={element} class="tavern-agent__slot" data-index={index} aria-posinset={index + 1} aria-setsize={count}>
-            <SlotContent item={item} index={index} renderItem={renderItem} />
-        </li>
-    );
+        if (written.current === count) return;
+        written.current = count;
+        const size = String(count);
+        for (const row of list.current?.children ?? []) if (row.getAttribute('aria-setsize') !== size) row.setAttribute('aria-setsize', size);
+    });
 }
 
 /** The element that scrolls the list: the nearest ancestor that scrolls (the panel), else the page. */
@@ -278,6 +302,8 @@ export function VirtualList<T>({ items, listKey, revision, itemKey, renderItem, 
         const target = { ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: items.length - 1, PageDown: current + page, PageUp: current - page }[event.key]!;
         focusRow(target);
     };
+
+    useSetSize(list, items.length);
 
     const range = rangeFor(view);
     viewNow.current = view;
