@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage } from '../harness/browser';
-import { call, calls, openAgentChat } from '../harness/agent';
+import { call, calls, openAgentChat, openSectionUntilShown } from '../harness/agent';
 import type { MockTurn, RecordedRequest } from '../harness/mock-model';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
@@ -200,7 +200,7 @@ test('/agent memory build lore: each chunk also runs the lore keeper, whose prop
     const lore = runs.find((run) => run.profileId === 'lore-keeper');
     assert.ok(lore && lore.state === 'completed', `a completed lore-keeper run: ${JSON.stringify(runs)}`);
     await page.click('#tavern_agent_button .drawer-icon');
-    await page.click('.tavern-agent__history > summary');
+    await openSectionUntilShown(page, '.tavern-agent__history', `[data-history-run="${lore.runId}"] .tavern-agent__history-open`);
     await page.click(`[data-history-run="${lore.runId}"] .tavern-agent__history-open`);
     await page.locator('.tavern-agent__lore-proposal[data-state="pending"]', { hasText: 'Line marks' }).waitFor();
     assert.deepEqual(await storedMessages(page), before, "the chat file's messages are unchanged");

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { agentOn, call, calls, openAgentChat, openInLanguage, lastToolResult, replyCalls, waitForAgentIdle } from '../harness/agent';
+import { agentOn, call, calls, openAgentChat, openInLanguage, lastToolResult, openSectionUntilShown, replyCalls, waitForAgentIdle } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 const artifacts = path.join(REPO_ROOT, 'test-results');
@@ -37,17 +37,7 @@ async function openChat(page: Page, name: string): Promise<void> {
 /** Opens the panel and its Memory section, and waits until the view has read the chat's memory. */
 async function openMemoryView(page: Page): Promise<void> {
     if (!(await page.locator('aside.tavern-agent').count())) await page.click('#tavern_agent_button .drawer-icon');
-    // Opened until its content shows: on a starved page the panel drew itself again after the click, and the
-    // section came back closed (seen on a loaded machine, as with History in panel-content.test.ts).
-    await page.waitForFunction(
-        () => {
-            const section = document.querySelector<HTMLDetailsElement>('#tavern_agent_memory');
-            if (section && !section.open) section.querySelector<HTMLElement>(':scope > summary')?.click();
-            return Boolean(document.querySelector<HTMLElement>('[data-testid="memory-home"]')?.checkVisibility());
-        },
-        undefined,
-        { polling: 500, timeout: 30_000 },
-    );
+    await openSectionUntilShown(page, '#tavern_agent_memory', '[data-testid="memory-home"]');
 }
 
 const entry = (page: Page, path: string) => page.locator(`[data-testid="memory-entry"][data-path="${path}"]`);
@@ -142,7 +132,7 @@ test('the Memory view: pin, unpin, an edit past the limit refused with the text 
     const edits = runs.filter((run) => run.profileId === 'user');
     assert.equal(edits.length, 4, 'unpin, pin, edit and delete each journaled');
     // History lists them; the edit's run opens on the file it changed.
-    await page.click('.tavern-agent__history > summary');
+    await openSectionUntilShown(page, '.tavern-agent__history', `[data-history-run="${edits[2]!.runId}"]`);
     const editRow = page.locator(`[data-history-run="${edits[2]!.runId}"]`);
     await editRow.waitFor();
     assert.match(await editRow.innerText(), /memory edited by you/);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openCharacter, saveSettingsNow, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { WRITER_PROFILE } from '../../src/contract/profile';
-import { agentOn, call, calls, chatLines } from '../harness/agent';
+import { agentOn, call, calls, chatLines, openSectionUntilShown } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import type { MockTurn } from '../harness/mock-model';
 
@@ -169,7 +169,7 @@ test('History says when a run\'s reply was replaced by a later run, and offers n
     await waitForRunState(page, 'completed');
     const secondRun = (await chatLines(page)).at(-1)!.runId!;
 
-    await page.locator('.tavern-agent__history > summary').click();
+    await openSectionUntilShown(page, '.tavern-agent__history', `[data-history-run="${firstRun}"]`);
     const first = page.locator(`[data-history-run="${firstRun}"]`);
     const second = page.locator(`[data-history-run="${secondRun}"]`);
     await first.waitFor();
@@ -216,14 +216,9 @@ test('a run that fails before it starts (its connection profile is gone) is kept
     await openCharacter(page);
     await page.waitForFunction((id) => SillyTavern!.getContext().getCurrentChatId() === id, chatId);
     await page.click('#tavern_agent_button .drawer-icon');
-    const item = page.locator(`[data-history-run="${runId}"][data-state="failed"]`);
-    // Opened once the run is listed: on a starved page the panel drew itself again after an earlier click
-    // (the chat still settling), and History came back closed (seen on a loaded machine).
-    await item.waitFor({ state: 'attached', timeout: 15_000 });
-    const history = page.locator('.tavern-agent__history');
-    if (!(await history.evaluate((details) => (details as HTMLDetailsElement).open))) await history.locator('> summary').click();
-    await item.waitFor({ timeout: 15_000 });
-    await item.locator('.tavern-agent__history-open').click();
+    const item = `[data-history-run="${runId}"][data-state="failed"]`;
+    await openSectionUntilShown(page, '.tavern-agent__history', item);
+    await page.locator(item).locator('.tavern-agent__history-open').click();
     const shown = page.locator(`.tavern-agent__run[data-run-id="${runId}"][data-run-state="failed"]`);
     await shown.waitFor();
     assert.match(await shown.locator('.tavern-agent__run-header [role="alert"]').innerText(), /no longer exists/);

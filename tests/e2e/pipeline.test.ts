@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage } from '../harness/browser';
-import { call, calls, chatLines, openAgentChat, toolResults } from '../harness/agent';
+import { call, calls, chatLines, openAgentChat, openSectionUntilShown, toolResults } from '../harness/agent';
 import type { MockTurn, RecordedRequest } from '../harness/mock-model';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
@@ -151,7 +151,7 @@ test('after=lore-keeper: after a plain reply a tool request holding the reply ar
     assert.deepEqual(lines.map((line) => line.mes).slice(1), ['The old mill burned down last night.', PLAIN_REPLY], 'the chat gains no message');
 
     await page.click(PANEL_BUTTON);
-    await page.click('.tavern-agent__history > summary');
+    await openSectionUntilShown(page, '.tavern-agent__history', `[data-history-run="${keeper!.runId}"] .tavern-agent__history-open`);
     await page.click(`[data-history-run="${keeper!.runId}"] .tavern-agent__history-open`);
     await page.locator('.tavern-agent__lore-proposal[data-state="pending"]', { hasText: 'Old mill' }).waitFor();
     await page.click(PANEL_BUTTON);

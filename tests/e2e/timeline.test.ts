@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
-import { agentOn, call, calls, chatLines } from '../harness/agent';
+import { agentOn, call, calls, chatLines, openSectionUntilShown } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import type { MockTurn } from '../harness/mock-model';
 
@@ -256,7 +256,7 @@ test("a failed run's plain text is committed from the timeline, and Retry starts
     assert.notEqual(await page.locator('.tavern-agent__run').getAttribute('data-run-id'), failedRun, 'the retry is a new run');
 
     // History: both runs, newest first; the failed one opens again and commits its text.
-    await page.click('.tavern-agent__history > summary');
+    await openSectionUntilShown(page, '.tavern-agent__history', `[data-history-run="${failedRun}"]`);
     await page.locator('.tavern-agent__history-item').nth(1).waitFor();
     assert.deepEqual(await page.locator('.tavern-agent__history-list').first().locator('li').evaluateAll((items) => items.map((i) => i.getAttribute('data-state'))), ['completed', 'failed']);
     await page.click(`[data-history-run="${failedRun}"] .tavern-agent__history-open`);

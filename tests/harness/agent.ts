@@ -213,3 +213,20 @@ export const replyCalls = (text: string): MockToolCall[] => [call('workspace_wri
 export async function waitForAgentIdle(page: Page): Promise<void> {
     await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
 }
+
+/**
+ * Opens a `<details>` section of the panel (`section`, a selector) until `content` inside it shows. One click is
+ * not enough on a starved page: the panel can draw the section again right after the click, and it comes back
+ * closed (seen in loaded runs with History and the Memory section). Asked every half second, for 30 s at most.
+ */
+export async function openSectionUntilShown(page: Page, section: string, content: string): Promise<void> {
+    await page.waitForFunction(
+        ([sectionSelector, contentSelector]) => {
+            const details = document.querySelector<HTMLDetailsElement>(sectionSelector!);
+            if (details && !details.open) details.querySelector<HTMLElement>(':scope > summary')?.click();
+            return Boolean(document.querySelector<HTMLElement>(contentSelector!)?.checkVisibility());
+        },
+        [section, content],
+        { polling: 500, timeout: 30_000 },
+    );
+}
