@@ -170,6 +170,8 @@ test('the panel width is dragged, saved in the extension settings, shown in the 
     });
     const panel = page.locator('aside.tavern-agent');
     const before = (await panel.boundingBox())!;
+    // With no width set yet, the handle tells a screen reader the panel's width as drawn.
+    await page.waitForFunction((drawn) => document.querySelector('.tavern-agent__resize')?.getAttribute('aria-valuenow') === String(drawn), Math.round(before.width));
     const handle = (await page.locator('.tavern-agent__resize').boundingBox())!;
     await page.mouse.move(handle.x + handle.width / 2, handle.y + 200);
     await page.mouse.down();
