@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -48,7 +49,7 @@ test('with Agent Mode off, SillyTavern generates exactly as usual: no tools sent
     assert.match(JSON.stringify(lastUser.content), /Hello there, Seraphina\./);
     const lastReply = page.locator('#chat .mes[is_user="false"]').last().locator('.mes_text');
     assert.equal((await lastReply.innerText()).trim(), 'An ordinary reply from the model.');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('/agent on|off|status switch each chat on its own, and the switch survives a reload', async () => {
@@ -105,7 +106,7 @@ test('/agent on|off|status switch each chat on its own, and the switch survives 
 
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(consoleErrors.filter((line) => /tavern|agent/i.test(line)), []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('/agent on without an open chat explains itself and changes nothing', async () => {
@@ -117,5 +118,5 @@ test('/agent on without an open chat explains itself and changes nothing', async
     assert.equal(current.chatId, null);
     assert.equal(current.enabled, false);
     await page.locator('#toast-container .toast-warning').waitFor();
-    await page.context().close();
+    await closePage(page);
 });

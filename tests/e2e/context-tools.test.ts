@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -88,7 +89,7 @@ test('chat.search and chat.read_messages over a 2,000-message bilingual chat', a
     assert.doesNotMatch(reads[5]!, /x{51}/);
     assert.match(reads[6]!, /^ERROR chat\.invalid_range:/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done reading.');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a message added after the run started is not visible to it, nor is its own commit', async () => {
@@ -117,7 +118,7 @@ test('a message added after the run started is not visible to it, nor is its own
     const lines = await chatLines(page);
     assert.ok(lines.some((m) => m.mes.includes('A unicorn walks past.')));
     assert.equal(lines.at(-1)!.mes, 'A unicorn? I saw nothing.');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('worldinfo.read_activated lists exactly this turn\'s activated entries and reads them', async () => {
@@ -158,7 +159,7 @@ test('worldinfo.read_activated lists exactly this turn\'s activated entries and 
     assert.match(notActive!, /^ERROR worldinfo\.entry_not_found:/);
     // The same entries reached SillyTavern's own prompt for this turn (the run's starting context).
     assert.match(JSON.stringify(session.mock.generations()[0]!.body), /Dragons sleep under the northern mountains/);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('in a group chat the tools work and hits carry their speaker\'s name', async () => {
@@ -193,5 +194,5 @@ test('in a group chat the tools work and hits carry their speaker\'s name', asyn
     const lines = await chatLines(page);
     assert.equal(lines.at(-1)!.mes, 'Aria has it.');
     assert.equal(lines.at(-1)!.name, 'Seraphina', 'the group member who was speaking got the reply');
-    await page.context().close();
+    await closePage(page);
 });

@@ -24,7 +24,9 @@ import {
   type StPage,
 } from '../harness/browser';
 import { serveGitRepository, type GitRepositoryServer } from '../harness/git-server';
+import { closePage } from '../harness/recycled-pages';
 import { startSillyTavern, type SillyTavernServer } from '../harness/st-server';
+import { startTavernSession } from '../harness/tavern';
 
 const execFileAsync = promisify(execFile);
 const EXT_NAME = 'harness-smoke-ext';
@@ -187,4 +189,55 @@ test('a chat turn with Seraphina renders the mock reply', async () => {
 
   assert.equal(await lastBotMessageText(page), REPLY, diagnostics());
   assert.deepEqual(stPage.pageErrors, [], diagnostics());
+});
+
+// The suite's tests rely on `session.open()` giving fresh storage; a handed-back page must give it too.
+test('a page handed back with closePage opens again as the same page, at the new size, with none of its storage', async () => {
+  const session = await startTavernSession({ link: false });
+  try {
+    const first = await session.open();
+    await first.page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          localStorage.setItem('recycle-probe', 'local');
+          sessionStorage.setItem('recycle-probe', 'session');
+          document.cookie = 'recycleprobe=1; path=/';
+          const request = indexedDB.open('recycle-probe');
+          request.onupgradeneeded = () => request.result.createObjectStore('s');
+          request.onsuccess = () => {
+            request.result.close();
+            resolve();
+          };
+          request.onerror = () => reject(request.error);
+        }),
+    );
+    let dialogs = 0;
+    first.page.on('dialog', () => dialogs++);
+    await closePage(first.page);
+
+    const second = await session.open({ width: 390, height: 844 });
+    assert.equal(second.page, first.page, 'the same page, loaded again');
+    const left = await second.page.evaluate(async () => ({
+      local: localStorage.getItem('recycle-probe'),
+      session: sessionStorage.getItem('recycle-probe'),
+      cookie: document.cookie.includes('recycleprobe'),
+      database: (await indexedDB.databases()).some((database) => database.name === 'recycle-probe'),
+      width: innerWidth,
+    }));
+    assert.deepEqual(left, { local: null, session: null, cookie: false, database: false, width: 390 });
+    // A listener the last test left is gone with it: this alert is dismissed by Playwright, not counted.
+    await second.page.evaluate(() => alert('left over?'));
+    assert.equal(dialogs, 0);
+    assert.deepEqual(second.pageErrors, []);
+
+    // A page with a second tab in its context is closed with it, as before, not kept.
+    const tab = await second.context.newPage();
+    await closePage(second.page);
+    assert.ok(second.page.isClosed() && tab.isClosed(), 'both tabs closed');
+    const third = await session.open();
+    assert.notEqual(third.page, second.page, 'a new page in a new context');
+    await closePage(third.page);
+  } finally {
+    await session.close();
+  }
 });

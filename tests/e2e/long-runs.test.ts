@@ -1,4 +1,5 @@
 // Long runs that stay cheap and visible (issue 38), in a real SillyTavern with the mock model.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -94,7 +95,7 @@ test('a profile with prices shows a cost equal to usage × price, for the run an
     assert.equal(usage.cost!.toFixed(9), (first + second).toFixed(9));
     await page.locator('[data-testid="history-cost"]').first().waitFor({ state: 'attached' }); // History is folded
     assert.equal(Number(await page.locator(`[data-history-run="${runs.at(-1)!.runId}"] [data-testid="history-cost"]`).getAttribute('data-value')).toFixed(9), (first + second).toFixed(9));
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a run that hit its budget continues with 5 more rounds and commits again in the same reply; after a newer message Continue gets its code', async () => {
@@ -151,7 +152,7 @@ test('a run that hit its budget continues with 5 more rounds and commits again i
     assert.equal(await page.evaluate(() => SillyTavern!.getContext().executeSlashCommandsWithOptions("/agent continue 5").then((r) => r?.pipe ?? null)), '');
     await page.locator('.toast', { hasText: 'run.chat_moved' }).first().waitFor();
     assert.equal(session.mock.generations().length, 3, 'nothing was sent after the refusal');
-    await page.context().close();
+    await closePage(page);
 });
 
 test("the profile editor sets a profile's prices and compaction; emptied prices are null again", async () => {
@@ -176,7 +177,7 @@ test("the profile editor sets a profile's prices and compaction; emptied prices 
     await page.fill('#tavern_agent_profile_compaction_threshold', '2');
     await page.click('[data-testid="profile-save"]');
     await page.locator('[data-field="compaction.threshold"] [data-testid="field-error"]').waitFor();
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a 30-round run with 20 KB results and a small threshold: stubs for old results, whole recent ones, the same prefix, and a stub reads back', async () => {
@@ -229,7 +230,7 @@ test('a 30-round run with 20 KB results and a small threshold: stubs for old res
     const text = readBack.split('\n').slice(1).map((line) => line.replace(/^\s*\d+│/, '')).join('\n');
     assert.equal(text, String(original?.content));
     await page.locator('.tavern-agent__event[data-event-type="conversation-compact"]').first().waitFor();
-    await page.context().close();
+    await closePage(page);
 });
 
 test("a turn's Request view holds the tool definitions and the chat text the mock received, and the sizes add up", async () => {
@@ -329,7 +330,7 @@ test('screenshots at 1280 and 390 px, English and Chinese: the plan, the cost, C
             await chat.screenshot({ path: path.join(artifacts, `long-runs-request-${size}-${language}.png`) });
         }
         assert.deepEqual(pageErrors, []);
-        await chat.context().close();
+        await closePage(chat);
     }
 });
 

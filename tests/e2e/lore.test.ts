@@ -2,6 +2,7 @@
 // lorebooks, and lore edits the user reviews in the panel, in a real SillyTavern; accepting them safely
 // (issue 39 §7): regular-expression keys, an entry changed since the run began, two tabs.
 // Run: npm test -- tests/e2e/lore.test.ts
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -104,7 +105,7 @@ test('worldinfo.search finds lore not activated this turn by content and key, ma
     const [read, notFound] = toolMessages(session.mock.generations()[2]!).slice(-2).map((m) => m.content);
     assert.match(read!, /A stone bridge crosses the river near the mill\. Boats are moored below it\./);
     assert.match(notFound!, /^ERROR worldinfo\.entry_not_found:/, 'a disabled entry cannot be read either');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('lore proposals: nothing changes until Accept; Accept writes the chat lorebook (created and bound), Discard writes nothing; the next run sees the entry', async () => {
@@ -168,7 +169,7 @@ test('lore proposals: nothing changes until Accept; Accept writes the chat loreb
     const listing = toolMessages(session.mock.generations()[1]!)[0]!.content;
     assert.match(listing, new RegExp(`worldinfo:${book!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#${mill!.uid}\\b`));
     assert.match(JSON.stringify(session.mock.generations()[0]!.body), /only its wheel remains/);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('proposals show while the run works, and a decision made then is journaled in the live run', async () => {
@@ -191,7 +192,7 @@ test('proposals show while the run works, and a decision made then is journaled 
     assert.equal(await chatBook(page), null, 'nothing written');
     await page.click('#mes_stop');
     await runEnded(page);
-    await page.context().close();
+    await closePage(page);
 });
 
 /** The chat's own lorebook, made and bound now (SillyTavern's /getchatbook), saved at once with one entry per `entries`; their uids. */
@@ -354,5 +355,5 @@ test('two tabs accepting the same proposal: one writes it to the lorebook, exact
         return events.filter((event) => event.type === 'lore-decide').length;
     });
     assert.equal(decisions, 2, 'one decision per proposal in the journal');
-    await a.context().close();
+    await closePage(a);
 });

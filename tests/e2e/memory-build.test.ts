@@ -2,6 +2,7 @@
 // mock model: one memory-keeper run per chunk, each shown its chunk's messages and the memory so far; a reload
 // mid-build, then Resume in the panel, runs only the chunks not done; the chat's messages never change; the
 // memory becomes the chat's seed, and the next reply's run starts from it.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -172,7 +173,7 @@ test('/agent memory build on a 200-message chat: 5 chunk runs, a reload after ch
     await sendMessage(page, 'Do you remember?');
     await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
     assert.match(systemOf(session.mock.generations()[0]!), /Memory up to chunk 5\./);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('/agent memory build lore: each chunk also runs the lore keeper, whose proposal waits in the panel for review, and the chat is unchanged', async () => {
@@ -204,5 +205,5 @@ test('/agent memory build lore: each chunk also runs the lore keeper, whose prop
     await page.click(`[data-history-run="${lore.runId}"] .tavern-agent__history-open`);
     await page.locator('.tavern-agent__lore-proposal[data-state="pending"]', { hasText: 'Line marks' }).waitFor();
     assert.deepEqual(await storedMessages(page), before, "the chat file's messages are unchanged");
-    await page.context().close();
+    await closePage(page);
 });

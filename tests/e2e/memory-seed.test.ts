@@ -1,6 +1,7 @@
 // Issue 37 §1 and §2 in real SillyTavern with the mock model: memory carried into a new chat of the same
 // character (`/agent memory from`, TavernAgent.memory.seedFrom), seen from a second browser, and the panel's
 // Memory view (pin, unpin, edit within a block's limit, delete), whose changes reach the next run and the chat.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -90,7 +91,7 @@ test('a second browser opening the new chat sees the same seed, in the Memory vi
         assert.ok(await page.locator('#tavern_agent_memory').evaluate((element) => element.scrollWidth <= element.clientWidth + 1), 'no sideways scroll at 390 px');
         await page.locator('#tavern_agent_memory').screenshot({ path: path.join(artifacts, 'memory-view-390-zh-cn.png') });
     } finally {
-        await page.context().close();
+        await closePage(page);
     }
 });
 

@@ -1,6 +1,7 @@
 // Issue 14 §1: the chat's memory (persist/) travels with the chat, in the `extra` of the message a run
 // committed (per swipe), so a second device or cleared site data (a fresh browser context = a fresh
 // IndexedDB) starts its next run from it; a memory over the bound still commits, warns and stays local.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
@@ -158,7 +159,7 @@ test('device A: a run that writes persist/notes.md leaves it in the extra of the
     const saved = savedChat(chatId).at(-1)!;
     assert.equal(saved.mes, 'I will remember the bridge.');
     assert.deepEqual(saved.extra?.tavern_agent, last.marker, "the chat file on the server carries the memory");
-    await page.context().close();
+    await closePage(page);
 });
 
 test('device B (fresh IndexedDB): the next run in the same chat reads the memory A wrote', async () => {
@@ -215,7 +216,7 @@ test('device B: a run appends to the memory; a swipe of that reply starts from t
     // Every branch keeps its own memory: the first swipe still holds the ferry.
     assert.deepEqual(swiped.swipeMarkers[0], appended.marker);
     assert.deepEqual(chatMemoryAt(lines, lines.length - 1, 0), { 'persist/notes.md': 'The bridge fell.\nThe ferry sank.' });
-    await page.context().close();
+    await closePage(page);
     deviceB = undefined;
 });
 
@@ -262,7 +263,7 @@ test('a memory over 256 KB: the run commits, a warning is shown, the message car
     assert.doesNotMatch(read, /^ERROR/, 'the memory kept in this browser is still there');
     assert.match(read, /END-OF-THE-LEDGER/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Still here.');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a chat exported from SillyTavern and imported as a new chat keeps its memory for the next run, on a fresh browser', async () => {
@@ -285,7 +286,7 @@ test('a chat exported from SillyTavern and imported as a new chat keeps its memo
     const read = shownResult(1, 'workspace_read_file');
     assert.doesNotMatch(read, /^ERROR/);
     assert.match(read, /The bridge fell\./);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('deleting an agent reply takes its memory with it, on a device that never ran the agent', async () => {
@@ -298,7 +299,7 @@ test('deleting an agent reply takes its memory with it, on a device that never r
     session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/notes.md', content: 'Second memory.' })), reply('Two.'));
     await sendMessage(page, 'Two.');
     await waitForIdle(page);
-    await page.context().close();
+    await closePage(page);
 
     const other = await openOnAnotherDevice(id, 5);
     // SillyTavern's own deletion of the last message (the context API has it; our typing of the context does not).
@@ -311,5 +312,5 @@ test('deleting an agent reply takes its memory with it, on a device that never r
     const read = shownResult(1, 'workspace_read_file');
     assert.match(read, /First memory\./);
     assert.doesNotMatch(read, /Second memory\./, "the deleted reply's memory went with it");
-    await other.context().close();
+    await closePage(other);
 });

@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -90,7 +91,7 @@ test('through a Connection Manager profile that streams, the timeline shows the 
     const responses = events.filter((e) => e.type === 'model-response');
     assert.equal(responses.length, 2, 'one journal record per model turn, not per piece');
     assert.equal((responses[0]!.payload as { text: string }).text, THOUGHT);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('Stop mid-stream through a Connection Manager profile aborts the call; nothing is committed', async () => {
@@ -106,7 +107,7 @@ test('Stop mid-stream through a Connection Manager profile aborts the call; noth
     const [streamed] = secondModel.generations();
     await secondModel.waitUntil(() => streamed!.aborted === true, 'the stream in flight to be aborted');
     assert.equal((await chatLines(page)).length, before.length + 1, 'only the user message was added');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('through a Text Completion connection profile that streams, the narration shows as it arrives and the call runs on the whole text', async () => {
@@ -133,7 +134,7 @@ test('through a Text Completion connection profile that streams, the narration s
     assert.equal(requests.length, 2);
     assert.ok(requests.every((r) => r.path === '/v1/completions' && r.body.stream === true), 'both calls streamed');
     assert.equal(session.mock.generations().length, 0, 'the current connection was not used');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('runs({chatId}) lists the runs of a chat that is no longer open; runs() is the open chat', async () => {
@@ -153,7 +154,7 @@ test('runs({chatId}) lists the runs of a chat that is no longer open; runs() is 
     assert.equal(typeof listed[0]!.createdAt, 'number');
     assert.deepEqual(await page.evaluate(() => globalThis.TavernAgent!.runs()), [], 'runs() is the open chat: B has none');
     assert.deepEqual(await page.evaluate((b) => globalThis.TavernAgent!.runs({ chatId: b }), chatB), []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('an extension-tool approval with the panel closed also shows a toast that opens the panel; the answer stays in the timeline', async () => {
@@ -183,5 +184,5 @@ test('an extension-tool approval with the panel closed also shows a toast that o
     assert.deepEqual(await page.evaluate(() => (globalThis as Record<string, unknown>).weatherCalls), [{ city: 'Oslo' }]);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done.');
     await page.locator('#toast-container .toast-info', { hasText: 'ext.GetWeather' }).waitFor({ state: 'detached' });
-    await page.context().close();
+    await closePage(page);
 });

@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -90,7 +91,7 @@ test('/agent status typed alone answers in a toast; piped it only passes its val
     await page.click('#send_but');
     await page.locator('#toast-container .toast', { hasText: 'Agent Mode is off in this chat.' }).waitFor();
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('checkpoints are labelled by what made them; the commit shows its text; "Put this version in the chat" replaces the reply', async () => {
@@ -150,7 +151,7 @@ test('checkpoints are labelled by what made them; the commit shows its text; "Pu
     await items.last().locator('button.tavern-agent__link').click();
     await items.last().locator('pre[data-committed="true"]', { hasText: 'Old text.' }).waitFor();
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('History says when a run\'s reply was replaced by a later run, and offers no jump to it', async () => {
@@ -188,7 +189,7 @@ test('History says when a run\'s reply was replaced by a later run, and offers n
     await shownRun.locator('.tavern-agent__run-header [data-action="jump"]').click();
     await page.locator('#toast-container .toast', { hasText: "This run's reply was replaced" }).waitFor();
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a run that fails before it starts (its connection profile is gone) is kept: the timeline and History show it failed with its reason, after a reload too', async () => {
@@ -230,7 +231,7 @@ test('a run that fails before it starts (its connection profile is gone) is kept
         delete settings.tavern_agent?.profiles?.writer;
     });
     await saveSettingsNow(page);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('the profile editor is a capability matrix: a glob checks its members, unchecking one denies just it', async () => {
@@ -279,5 +280,5 @@ test('the profile editor is a capability matrix: a glob checks its members, unch
     assert.ok(!offered.includes('chat_search'));
     assert.ok(offered.includes('chat_read_messages'));
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });

@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -219,7 +220,7 @@ test('in Chinese, a stopped run, a finished run\'s rows and the profile editor h
     offenders.push(...(await englishIn(page, '.tavern-agent-settings')).map((o) => `settings: ${o}`));
     if (offenders.length) console.log(offenders.join('\n'));
     assert.deepEqual(offenders, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('the profile editor: Saved. at the Save button, errors in words, the default commit cap, a mixed tool group', async () => {
@@ -249,7 +250,7 @@ test('the profile editor: Saved. at the Save button, errors in words, the defaul
     );
     assert.ok(mixed.length > 0, 'some group of the writer is partly allowed');
     assert.ok(mixed.every((transform) => transform !== 'none' && !transform.startsWith('matrix(0')), `the mixed box is drawn: ${mixed.join(', ')}`);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('the README picture: a finished run beside the chat, with the character drawer open, at 1280 and 390 px', async () => {
@@ -303,5 +304,5 @@ test('a pinned character list stays under the open panel, with no strip above it
     await page.locator('aside.tavern-agent').waitFor({ state: 'detached' });
     assert.equal(await listAt(1260, 10), true, 'the list is back, still pinned');
     assert.equal(await page.locator('#right-nav-panel.pinnedOpen.openDrawer').count(), 1);
-    await page.context().close();
+    await closePage(page);
 });

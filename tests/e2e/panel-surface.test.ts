@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -97,7 +98,7 @@ test('the panel opens over the character drawer and closes it, an ST drawer clos
     await page.locator('#right-nav-panel.pinnedOpen').waitFor({ state: 'detached' });
     await saveSettingsNow(page); // else the pinned list reopens in the next tests' pages
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('with the panel closed, Agent Mode shows on the robot icon and the badge by Send, which also switches it', async () => {
@@ -126,7 +127,7 @@ test('with the panel closed, Agent Mode shows on the robot icon and the badge by
     await page.click(`${BADGE} .tavern-agent-send__icon`);
     await page.locator(`${BADGE}[data-agent-mode="off"]`).waitFor();
     assert.equal((await status(page)).enabled, false);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a run shows its turn and tool by Send; after Stop, and after a reload, no row of it is still working', async () => {
@@ -159,14 +160,14 @@ test('a run shows its turn and tool by Send; after Stop, and after a reload, no 
     await page.locator('.tavern-agent__event[data-kind="model"]').first().waitFor();
     assert.equal(await openRows(page), 0, 'no row keeps working after a reload');
     assert.equal(await page.locator('.tavern-agent__event[data-kind="model"][data-status="stopped"]').count(), 1);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('the panel width is dragged, saved in the extension settings, shown in the Extensions drawer and kept after a reload', async (t) => {
     const page = await openAgentChat(session, { panel: true });
     t.after(async () => {
         await resetPanelSettings(page).catch(() => undefined);
-        await page.context().close();
+        await closePage(page);
     });
     const panel = page.locator('aside.tavern-agent');
     const before = (await panel.boundingBox())!;
@@ -298,7 +299,7 @@ test('screenshots at 1280 and 390 px, dark and light: one-line run header, the p
     await useLightTheme(page);
     await shoot(DESKTOP, 'panel-surface-desktop-light.png');
     await shoot(PHONE, 'panel-surface-phone-light.png');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a new chat runs with the default profile chosen in the Extensions drawer', async () => {
@@ -314,5 +315,5 @@ test('a new chat runs with the default profile chosen in the Extensions drawer',
     const turnedOn = JSON.parse(await slash(page, '/agent on')) as { profileId: string };
     assert.equal(turnedOn.profileId, 'editor');
     await resetPanelSettings(page);
-    await page.context().close();
+    await closePage(page);
 });

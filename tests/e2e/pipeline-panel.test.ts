@@ -4,6 +4,7 @@
 // each labelled with its phase, in History and above the shown run. The turn is seeded by importing the runs'
 // exports (a run export keeps its phase and turn), not by the pipeline's own runs. Screenshots at 1280 and 390 px,
 // in English and Chinese (test-results/; the two docs/panel.md shows in docs/images/).
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -132,7 +133,7 @@ test('a change naming a profile that is gone is refused: the panel says why, and
     await waitForPipeline(page, { before: null, reply: 'agent', after: ['memory-keeper'] });
     assert.equal(await error.count(), 0, 'the next change that works clears the refusal');
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test("the profile editor's brief fields: depth, role and replan-on-swipe, checked like the other fields", async () => {
@@ -167,7 +168,7 @@ test("the profile editor's brief fields: depth, role and replan-on-swipe, checke
     assert.equal(await fieldError.count(), 0, 'the error is gone');
     assert.deepEqual(await stored(), { depth: 4, role: 'user', replanOnSwipe: true });
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 // ── a turn, seeded by importing its runs' exports ──
@@ -326,6 +327,6 @@ test('screenshots: the pipeline and a turn at 1280 and 390 px, in English and Ch
         await shoot(page, PHONE, file('pipeline-phone'));
         await shoot(page, PHONE, file('pipeline-turn-phone', true), 'turn');
         assert.deepEqual(pageErrors, []);
-        await page.context().close();
+        await closePage(page);
     }
 });

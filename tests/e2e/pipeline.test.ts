@@ -3,6 +3,7 @@
 // the background, and their memory goes into that reply. The mock model answers tool requests (an agent's:
 // tools offered) and plain generations (SillyTavern's own: no tools) on separate routes, and records both,
 // so each test asserts what the user sees and what the model was shown.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -187,7 +188,7 @@ test("after=memory-keeper: once it finished, the reply message's extra carries t
         const result = toolResults(toolRequests()[1]!).find((shownResult) => shownResult.name === 'workspace_read_file');
         assert.match(result?.content ?? '', /promised to find the owl/);
     } finally {
-        await other.context().close();
+        await closePage(other);
     }
 });
 

@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -109,7 +110,7 @@ test('an invalid import names every field error and changes nothing', async () =
     await page.locator('[data-testid="import-error"]', { hasText: 'not valid JSON' }).waitFor();
     assert.equal(await storedSettings(page), settingsBefore);
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a valid import adds the profile to the picker, its text shown as text', async () => {
@@ -126,7 +127,7 @@ test('a valid import adds the profile to the picker, its text shown as text', as
     // The imported profile is opened in the editor.
     assert.equal(await page.inputValue('#tavern_agent_profile_displayName'), 'Scout <b>bold</b>');
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a built-in edited to maxRounds 0 is refused next to the field; 12 saves, shows as changed, and Reset restores it', async () => {
@@ -158,7 +159,7 @@ test('a built-in edited to maxRounds 0 is refused next to the field; 12 saves, s
     assert.equal(await page.inputValue('#tavern_agent_profile_tools_maxRounds'), String(WRITER_PROFILE.tools.maxRounds));
     assert.equal(await page.locator('[data-testid="profile-reset"]').count(), 0, 'nothing left to reset');
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('duplicate makes a new profile with a unique id; delete removes it', async () => {
@@ -192,7 +193,7 @@ test('duplicate makes a new profile with a unique id; delete removes it', async 
     await selectInList(page, 'writer');
     assert.equal(await page.locator('[data-testid="profile-delete"]').count(), 0, 'built-ins cannot be deleted');
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('export downloads a JSON file that the import accepts', async () => {
@@ -217,7 +218,7 @@ test('export downloads a JSON file that the import accepts', async () => {
     assert.equal((await storedProfile(page, 'my-writer'))?.systemPrompt, 'Keep it short.');
     assert.equal(await page.locator('[data-testid="profile-changed"]').count(), 0);
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('the picker sets the chat profile, and /agent profile moves the picker', async () => {
@@ -233,7 +234,7 @@ test('the picker sets the chat profile, and /agent profile moves the picker', as
     assert.equal((await status(page)).profileId, 'game-master');
     assert.equal(await page.locator('[data-testid="profile-picker-warning"]').count(), 0);
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('profiles that cannot run are flagged in the picker and the editor', async () => {
@@ -263,7 +264,7 @@ test('profiles that cannot run are flagged in the picker and the editor', async 
     await page.locator('[data-testid="profile-list"] [data-profile-id="bad"] [data-problem]').waitFor({ state: 'detached' });
     assert.equal((await storedProfile(page, 'bad'))?.tools.maxCallsPerRun, 40, 'fixed in the editor');
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 for (const [name, viewport] of [
@@ -290,6 +291,6 @@ for (const [name, viewport] of [
         await page.locator('#tavern_agent_profile_tools_maxRounds').evaluate((el) => el.scrollIntoView({ block: 'center' }));
         await page.screenshot({ path: path.join(artifacts, name.replace('.png', '-error.png')) });
         assert.deepEqual(pageErrors, []);
-        await page.context().close();
+        await closePage(page);
     });
 }

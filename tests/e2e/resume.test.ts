@@ -2,6 +2,7 @@
 // journal (one reply, no confirmed call replayed, the cut model call sent again); on a plain-HTTP origin
 // without Web Locks, a second tab that opens, reloads and tries to start a run never disturbs the live run
 // of the first, which completes.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -100,7 +101,7 @@ test('a run cut off by a reload is interrupted; /agent resume continues it with 
     assert.ok(types.includes('run-resume'));
     assert.equal(types.at(-1), 'run-state');
     assert.equal((await status(page)).run, null);
-    await page.context().close();
+    await closePage(page);
 });
 
 test("the user edits the reply of a run cut off by a reload: the resumed run's commit is refused with their text, which stays", async () => {
@@ -134,7 +135,7 @@ test("the user edits the reply of a run cut off by a reload: the resumed run's c
     assert.equal(outcome.state, 'completed');
     assert.match(toolMessages(session.mock.generations()[1]!).at(-1)!.content, /^ERROR workspace\.commit_conflict:/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'I made the tea myself.', "the user's edit wins");
-    await page.context().close();
+    await closePage(page);
 });
 
 /** A browser where lan.test is this machine: a page there is not a secure context (no Web Locks). */
@@ -234,5 +235,5 @@ test('a worker that dies mid-run: SillyTavern stops generating, the run is inter
     const outcome = JSON.parse(await slash(page, '/agent resume')) as { state: string; runId: string };
     assert.equal(outcome.state, 'completed');
     assert.deepEqual((await chatLines(page)).filter((line) => line.runId === outcome.runId).map((line) => line.mes), ['Still standing after the crash.']);
-    await page.context().close();
+    await closePage(page);
 });

@@ -2,6 +2,7 @@
 // delegated (its finished child is not asked again), a scripted run (its prompt is still there), a guided run
 // (the note the model saw is still there, and /agent guide reaches the resumed run); and each sub-agent sees
 // the skills of its own profile.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -96,7 +97,7 @@ test('a reload cuts a run that delegated two tasks while one child is mid-reques
     assert.ok(mentions(parentAfter[0]!, 'Under the old bridge.') && mentions(parentAfter[0]!, 'The tone is right.'), 'the parent gets both results');
     const replies = (await chatLines(page)).filter((line) => line.runId === runId);
     assert.deepEqual(replies.map((line) => line.mes), ['It is under the old bridge.'], 'one reply');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a reload during a TavernAgent.run with a script prompt: after Resume, the next request still carries the prompt', async () => {
@@ -116,7 +117,7 @@ test('a reload during a TavernAgent.run with a script prompt: after Resume, the 
     assert.ok(resent && mentions(resent, PROMPT), 'the script prompt is in the request after the resume');
     const messages = resent.body.messages as Array<{ role: string; content: unknown }>;
     assert.ok(messages.some((m) => m.role === 'user' && String(m.content).includes(PROMPT)));
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a reload after the model was sent a guidance note: after Resume the note is still in the request, and /agent guide reaches the resumed run', async () => {
@@ -142,7 +143,7 @@ test('a reload after the model was sent a guidance note: after Resume the note i
     assert.equal((await resumed()).state, 'completed');
     const last = session.mock.generations().at(-1)!;
     assert.ok(mentions(last, SECOND), 'guidance sent during the resumed run reaches the model');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a researcher whose profile denies a skill cannot read it when the writer delegates; a skill of its own profile scope is listed for it', async () => {
@@ -170,5 +171,5 @@ test('a researcher whose profile denies a skill cannot read it when the writer d
     const childSecond = session.mock.generations().filter(isChild(OBJECTIVE))[1]!;
     assert.ok(mentions(childSecond, 'map-lore'), "the researcher's own profile-scope skill is listed for it");
     assert.ok(mentions(childSecond, 'skill.not_visible'), 'the skill its profile denies cannot be read');
-    await page.context().close();
+    await closePage(page);
 });

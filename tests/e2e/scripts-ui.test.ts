@@ -4,6 +4,7 @@
 // runs are offered neither script tool. A script_run shows in the timeline as its program, each tool it
 // called as a nested row, and its result. Screenshots at 1280 and 390 px, in English and Chinese (the English
 // ones docs/scripts.md shows go to docs/images/, the others to test-results/).
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -133,7 +134,7 @@ test("a card's scripts: the offer lists them, the manager shows their sizes and 
     assert.ok(tools.includes('skill_read'), tools.join(', '));
     assert.ok(!tools.includes('skill_run_script') && !tools.includes('script_run'), tools.join(', '));
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 const PROGRAM = `const tally = {};
@@ -196,7 +197,7 @@ test('a script_run row opens into its program, each tool it called as a nested r
     assert.match(text, /^Program result:\n\{"tally":\{"Seraphina":\d+,"forest":\d+,"glade":\d+\},"note":"<b>not bold<\/b>"\}\nConsole:\nno query: \w+\.\w+/);
     assert.equal(await page.locator('aside.tavern-agent b').count(), 0, 'no element is made from script text');
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 /** The panel scrolled to the program's row: nothing sticks out, no sideways scrolling; then a picture. */
@@ -227,6 +228,6 @@ test('screenshots: a script_run row opened, at 1280 and 390 px, in English and C
         await shoot(page, { width: DESKTOP.width, height: 1400 }, file('script-run-desktop'));
         await shoot(page, { width: PHONE.width, height: 1400 }, file('script-run-phone'));
         assert.deepEqual(pageErrors, []);
-        await page.context().close();
+        await closePage(page);
     }
 });

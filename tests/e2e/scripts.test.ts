@@ -1,6 +1,7 @@
 // Scripts end to end (issue 35): a TauriTavern card's skill script runs in the sandbox worker; a spinning
 // script is stopped at its time limit and the run goes on; one program tallies 50 searches of a 2,000-message
 // chat in one model round; a program cannot write; a profile with scripts off is offered neither tool.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -100,7 +101,7 @@ test("a card's skill script runs: the model gets its JSON result, and the file i
     assert.match(spun, /^ERROR skill\.run_script_execution_failed: .*timed out after 30\.0s/s);
     const chat = await page.evaluate(() => SillyTavern!.getContext().chat.map((m) => m.mes));
     assert.equal(chat.at(-1), 'Your total is 40.', 'the run went on after the stopped script');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('script_run tallies 50 searches of a 2,000-message chat in one model round; a program that writes gets a coded error', async () => {
@@ -131,7 +132,7 @@ return tally;`;
     assert.equal(tally.lantern, 4, 'the four silver lanterns the visible chat holds');
     assert.ok(tally.stars! > 10);
     assert.equal(toolMessages(requests[2]!).at(-1)!.content, 'Program result:\n"tool.not_allowed"');
-    await page.context().close();
+    await closePage(page);
 });
 
 test("a profile with scripts off is offered neither script tool", async () => {
@@ -151,5 +152,5 @@ test("a profile with scripts off is offered neither script tool", async () => {
     const tools = offeredTools(session.mock.generations()[0]!);
     assert.ok(tools.includes('skill_read'));
     assert.ok(!tools.includes('skill_run_script') && !tools.includes('script_run'), tools.join(', '));
-    await page.context().close();
+    await closePage(page);
 });

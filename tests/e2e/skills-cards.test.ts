@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
@@ -108,7 +109,7 @@ test('a card with TauriTavern skills in both formats is offered once, installs c
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, { index?: Array<{ name: string }> } | undefined>;
         return !(settings.tavern_agent_skills?.index ?? []).some((line) => line.name.startsWith('card-'));
     }, undefined, { timeout: 20_000 });
-    await page.context().close();
+    await closePage(page);
 });
 
 test('"Not now" is remembered for the same payload, on any browser; a changed payload is offered again', async () => {
@@ -124,7 +125,7 @@ test('"Not now" is remembered for the same payload, on any browser; a changed pa
     });
     assert.deepEqual((await skillIndex(page)).filter((line) => JSON.stringify(line.scope) === JSON.stringify({ character: avatar })), [], 'nothing installed');
     assert.doesNotMatch(await visibleSkills(page), /card-lore/);
-    await page.context().close();
+    await closePage(page);
 
     // A fresh browser of the same user: the decline travelled with the user's settings.
     const { page: other } = await session.open();
@@ -159,7 +160,7 @@ test('"Not now" is remembered for the same payload, on any browser; a changed pa
         return context.characters.find((c) => c.avatar === av)?.data?.extensions?.tauritavern?.agentProfiles;
     }, avatar);
     assert.deepEqual(kept, { version: 1, items: [] });
-    await other.context().close();
+    await closePage(other);
 });
 
 test('the selected chat-completion preset\'s skills are offered and install into that preset\'s scope', async () => {
@@ -183,7 +184,7 @@ test('the selected chat-completion preset\'s skills are offered and install into
         return (settings.tavern_agent_skills?.index ?? []).some((line) => line.name === 'preset-voice' && JSON.stringify(line.scope) === JSON.stringify({ preset: name }));
     }, preset);
     assert.match(await visibleSkills(page), /preset-voice — The narrator voice/);
-    await page.context().close();
+    await closePage(page);
 });
 
 /** Writes a skills payload into the selected chat-completion preset and says the preset changed, as selecting it does. */
@@ -300,5 +301,5 @@ test('a card skill named like your global one says it replaces yours in this cha
     }, avatar);
     const lines = (await skillIndex(page)).filter((line) => line.name === 'voice-guide');
     assert.deepEqual(lines.map((line) => JSON.stringify(line.scope)).sort(), [JSON.stringify({ character: avatar }), JSON.stringify('global')].sort(), 'yours stays, the card\'s sits beside it');
-    await page.context().close();
+    await closePage(page);
 });

@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -168,7 +169,7 @@ test('import a zip with a preview, browse and view it, replace a changed version
     await installed(page).waitFor({ state: 'detached' });
     assert.deepEqual(await listedGlobal(page), []);
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('install into this character, see who sees it, move it to Global, export the selection as a zip', async () => {
@@ -201,7 +202,7 @@ test('install into this character, see who sees it, move it to Global, export th
     await page.locator('dialog[open] .popup-button-ok').click();
     await installed(page).waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('edit a skill file in the manager: checked as an import, kept after a reload, read by the next run', async () => {
@@ -261,5 +262,5 @@ test('edit a skill file in the manager: checked as an import, kept after a reloa
     assert.doesNotMatch(read!, /Glade/, 'the version before the edit is not what the run read');
 
     await page.evaluate(() => globalThis.TavernAgent!.skills.delete('lore-keeper', { scope: 'global' }));
-    await page.context().close();
+    await closePage(page);
 });

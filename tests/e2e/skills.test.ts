@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -142,7 +143,7 @@ test('a zip of two skills and a single SKILL.md import; a run lists, searches an
     assert.match(missing!, /^ERROR skill\.not_found:/);
     assert.match(missingFile!, /^ERROR skill\.file_not_found:/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done.');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('deny beats visible, the per-run read budget runs out, and line and char ranges cannot be mixed', async () => {
@@ -175,7 +176,7 @@ test('deny beats visible, the per-run read budget runs out, and line and char ra
     assert.match(firstRead!, /Write in the past tense/);
     assert.match(exhausted!, /^ERROR skill\.read_budget_exhausted:/);
     await slash(page, '/agent profile writer');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('hostile archives are refused, naming the entry, with nothing installed', async () => {
@@ -195,7 +196,7 @@ test('hostile archives are refused, naming the entry, with nothing installed', a
     }
     assert.deepEqual(await skillIndex(page), before);
     assert.ok(!(await list(page)).some((s) => s.name === 'hostile' || s.name === 'many'));
-    await page.context().close();
+    await closePage(page);
 });
 
 test('re-import: identical is same, changed is different and needs a choice, replace replaces', async () => {
@@ -219,7 +220,7 @@ test('re-import: identical is same, changed is different and needs a choice, rep
     assert.ok(!existsSync(path.join(session.st.userDir, 'user', 'files', `tavern-agent-skill-${first}.json`)), 'the replaced bundle left the server');
     // The same skill in another scope is a separate install: new there.
     assert.deepEqual((await skillsCall<Preview[]>(page, 'preview', [{ base64: base64(v2) }], { scope: { profile: 'writer' } })).map((p) => p.conflict), ['new']);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('export → delete → re-import keeps the content hash; delete rejects when there is no such skill', async () => {
@@ -251,7 +252,7 @@ test('export → delete → re-import keeps the content hash; delete rejects whe
         { base64: base64(PLACES), name: 'places.md', relativePath: 'lore-keeper/references/places.md' },
     ];
     assert.deepEqual((await skillsCall<Preview[]>(page, 'preview', folder, { scope: 'global' })).map((p) => [p.name, p.conflict]), [['lore-keeper', 'same']]);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a second browser of the same SillyTavern user (fresh IndexedDB) lists the same skills and a run there reads them', async () => {
@@ -259,7 +260,7 @@ test('a second browser of the same SillyTavern user (fresh IndexedDB) lists the 
     const unique = skillMd('second-device', 'Proves skills follow the user.', 'The password is heron.');
     await skillsCall(first, 'import', [{ base64: base64(zipOf({ 'second-device/SKILL.md': strToU8(unique) })) }], { scope: 'global' });
     const names = (await list(first)).map((s) => s.name).sort();
-    await first.context().close();
+    await closePage(first);
 
     const page = await openAgentChat(session, { panel: false });
     assert.deepEqual((await list(page)).map((s) => s.name).sort(), names);
@@ -267,5 +268,5 @@ test('a second browser of the same SillyTavern user (fresh IndexedDB) lists the 
     await sendMessage(page, 'What is the password?');
     const [read] = toolMessages(session.mock.generations()[1]!).map((m) => m.content);
     assert.match(read!, /The password is heron\./);
-    await page.context().close();
+    await closePage(page);
 });

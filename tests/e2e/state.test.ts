@@ -4,6 +4,7 @@
 // MVU and Tavern Helper are not installed here: their formats are exercised with fixtures of their documented
 // shapes (a message whose variables for its swipe hold stat_data and schema), and the update block the reply
 // gets is checked against MVU's documented JSON-Patch grammar by a checker written here, independently.
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -268,6 +269,6 @@ test('screenshots: a staged state change and its write in the timeline, at 1280 
             await page.waitForTimeout(200);
             await page.screenshot({ path: language === 'en' ? path.join(images, `state-${name}.png`) : path.join(artifacts, `state-${name}-zh-cn.png`) });
         }
-        await page.context().close();
+        await closePage(page);
     }
 });

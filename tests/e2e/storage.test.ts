@@ -1,6 +1,7 @@
 // Storage and imports end to end (issue 13 items 4–5): a run whose writes meet a storage quota fails
 // with store.quota_exceeded, the engine starts again after a reload and earlier runs are intact; crafted imports leave the panel usable; the Storage section counts and deletes a chat's runs.
 // Run: npm test -- tests/e2e/storage.test.ts
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -107,7 +108,7 @@ test('a storage quota fails the run with store.quota_exceeded; after a reload th
         assert.ok(!lines.includes('Never sent.'));
         assert.deepEqual(pageErrors, []);
     } finally {
-        await page.context().close();
+        await closePage(page);
     }
 });
 
@@ -159,5 +160,5 @@ test('crafted imports are refused with a message and the panel stays usable; the
     await page.locator('[data-history-run]').first().waitFor({ state: 'detached' });
     assert.equal(await page.locator('[data-testid="error-boundary"]').count(), 0);
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });

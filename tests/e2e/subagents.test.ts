@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -146,7 +147,7 @@ test('an imported run shows each task nested under its delegate call, with its r
     await shoot(page, DESKTOP, path.join(artifacts, 'subagents-imported-desktop.png'));
     await shoot(page, PHONE, path.join(artifacts, 'subagents-imported-phone.png'));
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('the profile editor flags an allowed caller that names no profile', async () => {
@@ -173,7 +174,7 @@ test('the profile editor flags an allowed caller that names no profile', async (
     const canDelegate = page.locator('[data-field="delegation.canDelegate"] input');
     if (!(await canDelegate.isChecked())) await canDelegate.check();
     assert.match(await page.locator('[data-testid="delegation-targets"]').innerText(), /Researcher \(researcher\).*Editor \(editor\)/);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('the writer delegates to the researcher and the editor in one turn: both work at once, the await returns both, one reply', async () => {
@@ -266,7 +267,7 @@ test('a child that never calls task_return fails its task, and the parent still 
     assert.equal(await researcher.getAttribute('data-task-status'), 'failed');
     await researcher.locator('.tavern-agent__task-toggle').click();
     await researcher.locator('[data-testid="task-reason"]').waitFor();
-    await page.context().close();
+    await closePage(page);
 });
 
 test('Stop while children work aborts every request in flight, commits nothing, and cancels all tasks', async () => {

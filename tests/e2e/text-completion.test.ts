@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -108,7 +109,7 @@ describe('Text Completion (llama.cpp)', () => {
                 assert.match(String(request.body.grammar), /"\\"workspace_commit\\""/);
             }
         } finally {
-            await page.context().close();
+            await closePage(page);
         }
     });
 
@@ -133,7 +134,7 @@ describe('Text Completion (llama.cpp)', () => {
             assert.match(shown[3]!, /<tool_call>\{"name": "workspace_read_file", "arguments": \{"path":<\/tool_call>/);
             assert.match(shown[3]!, /<tool_response>\n[^<]*tool\.invalid_arguments[\s\S]*<tool_call>\{"name": "workspace_read_file", "arguments": \{"key": "value"\}\}<\/tool_call>/);
         } finally {
-            await page.context().close();
+            await closePage(page);
         }
     });
 
@@ -148,7 +149,7 @@ describe('Text Completion (llama.cpp)', () => {
             assert.equal(requests[0]!.body.grammar, undefined);
             assert.ok((requests[0]!.body.stop as string[]).includes('<tool_response>'));
         } finally {
-            await page.context().close();
+            await closePage(page);
         }
     });
 });
@@ -186,7 +187,7 @@ describe('Text Completion: the grammar on every backend that takes one (issue 39
                 assert.equal(body[other], undefined, `${type}: no ${other} beside it`);
             }
         } finally {
-            await page.context().close();
+            await closePage(page);
         }
     });
 });
@@ -208,7 +209,7 @@ describe('Text Completion: Stop', () => {
             assert.equal(lines.at(-1)!.is_user, true);
             assert.equal(mock.generations().length, 1, 'no request after the stop');
         } finally {
-            await page.context().close();
+            await closePage(page);
         }
     });
 });
@@ -245,7 +246,7 @@ describe('Text Completion through a Connection Manager profile', () => {
             assert.match(await note.innerText(), /Text Completion/);
             assert.equal(await note.locator('input[type="checkbox"]').isChecked(), true);
         } finally {
-            await page.context().close();
+            await closePage(page);
         }
     });
 });
@@ -273,7 +274,7 @@ describe('Text Completion (generic /v1/completions, streaming)', () => {
             assert.equal((requests[0]!.body.stop as string[])[0], '<tool_response>', 'kept when SillyTavern cuts the stops to four');
             assert.match(String(requests[1]!.body.prompt), /<tool_response>\nCreated output\/main\.md/);
         } finally {
-            await page.context().close();
+            await closePage(page);
         }
     });
 });

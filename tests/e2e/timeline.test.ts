@@ -1,3 +1,4 @@
+import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -146,7 +147,7 @@ test('a scripted run shows live, in order, with the right statuses, then its hea
     await page.locator('#chat .mes.tavern-agent--flash').waitFor();
     assert.equal(await page.locator('#chat .mes.tavern-agent--flash').getAttribute('mesid'), String((await chatLines(page)).length - 1));
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 /** Whether the element's box lies inside the panel's scroll area as shown (false when it is not drawn). */
@@ -212,7 +213,7 @@ test('a live run of 60 calls in one turn keeps its newest row in view, draws onl
     assert.equal(states.at(-1), 'completed');
     assert.equal(states.indexOf('completed'), states.length - 1, `no state after completed: ${states.join(' → ')}`);
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a patch shows its diff, and restoring a checkpoint brings the old text back', async () => {
@@ -238,7 +239,7 @@ test('a patch shows its diff, and restoring a checkpoint brings the old text bac
     const content = await page.locator('pre[data-file="output/main.md"]').innerText();
     assert.equal(content, 'Old text.\nThe forest is quiet.');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'New text.\nThe forest is quiet.', 'a restore changes the workspace, not the chat');
-    await page.context().close();
+    await closePage(page);
 });
 
 test("a failed run's plain text is committed from the timeline, and Retry starts a new run for the turn", async () => {
@@ -272,7 +273,7 @@ test("a failed run's plain text is committed from the timeline, and Retry starts
     await page.locator('dialog[open] .popup-button-ok').click();
     await page.locator(`[data-history-run="${failedRun}"]`).waitFor({ state: 'detached' });
     assert.equal((await chatLines(page)).at(-1)!.mes, 'The plain answer.');
-    await page.context().close();
+    await closePage(page);
 });
 
 test('export and import round-trip: the imported run shows the same steps, read-only', async () => {
@@ -301,7 +302,7 @@ test('export and import round-trip: the imported run shows the same steps, read-
     await patch.locator('ins.tavern-agent__diff-line', { hasText: 'New text.' }).waitFor();
     assert.equal(await page.locator('.tavern-agent__run [data-action="restore"]').count(), 0, 'an imported run is read-only');
     assert.equal(await page.locator('.tavern-agent__run-header [data-action="retry"]').count(), 0);
-    await page.context().close();
+    await closePage(page);
 });
 
 /** An export of a long run: `rounds` model turns of one tool call each (every tenth fails), 4 events a round. */
@@ -360,7 +361,7 @@ test('an imported run of 5,000 events opens, draws only the rows in view while s
     await page.keyboard.press('Enter');
     await page.locator('.tavern-agent__event--open .tavern-agent__row-body').waitFor();
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('a tool result holding HTML shows as text and runs nothing', async () => {
@@ -387,7 +388,7 @@ test('a tool result holding HTML shows as text and runs nothing', async () => {
     assert.equal(await page.locator('[onerror]').count(), 0, 'nowhere on the page');
     assert.equal(dialogs, 0, 'no script ran');
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 const LIGHT_THEME = {
@@ -434,7 +435,7 @@ test('screenshots: desktop and 390 px, in a dark and a light theme', async () =>
     await shoot(DESKTOP, 'timeline-desktop-light.png');
     await slash(page, '/theme Dark Lite');
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });
 
 test('the timeline speaks Simplified Chinese through SillyTavern\'s i18n', async () => {
@@ -453,5 +454,5 @@ test('the timeline speaks Simplified Chinese through SillyTavern\'s i18n', async
     await page.locator('.tavern-agent__run').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: path.join(artifacts, 'timeline-phone-zh-cn.png') });
     assert.deepEqual(pageErrors, []);
-    await page.context().close();
+    await closePage(page);
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { MockToolCall, MockTurn, RecordedRequest } from './mock-model';
 import { openCharacter, waitForSillyTavernReady } from './browser';
+import { closePage, timesTaken } from './recycled-pages';
 import { slash, waitForExtension, type TavernSession } from './tavern';
 
 /** One scripted tool call, by the alias providers see (`workspace_write_file`). */
@@ -126,7 +127,7 @@ const PANEL_BUTTON = '#tavern_agent_button .drawer-icon';
 const PANEL = 'aside.tavern-agent';
 
 /** The page each session's last `openAgentChat({ reuse: true })` gave, to be handed to the next such call. */
-const reusablePages = new WeakMap<TavernSession, Page>();
+const reusablePages = new WeakMap<TavernSession, { page: Page; timesTaken: number }>();
 
 /**
  * A new chat with Seraphina, Agent Mode on (and the panel open unless told otherwise), with the mock's records
@@ -137,8 +138,10 @@ const reusablePages = new WeakMap<TavernSession, Page>();
  * memory, skills, registered tools, a changed profile) does not pass `reuse`.
  */
 export async function openAgentChat(session: TavernSession, opts: { panel?: boolean; reuse?: boolean } = {}): Promise<Page> {
-    const kept = reusablePages.get(session);
+    const entry = reusablePages.get(session);
     reusablePages.delete(session);
+    // A page handed back and given out again since (closePage, then open) belongs to another test now.
+    const kept = entry && timesTaken(entry.page) === entry.timesTaken ? entry.page : undefined;
     const page = opts.reuse && kept && (await settleForReuse(kept)) ? kept : await freshPage(session, kept);
     await openCharacter(page);
     await slash(page, '/newchat');
@@ -149,13 +152,14 @@ export async function openAgentChat(session: TavernSession, opts: { panel?: bool
         await page.locator(PANEL).waitFor();
     }
     session.mock.reset();
-    if (opts.reuse) reusablePages.set(session, page);
+    if (opts.reuse) reusablePages.set(session, { page, timesTaken: timesTaken(page) });
     return page;
 }
 
 async function freshPage(session: TavernSession, previous: Page | undefined): Promise<Page> {
-    // An idle SillyTavern page still runs timers; the next test does not need the last one's.
-    await previous?.context().close().catch(() => undefined);
+    // An idle SillyTavern page still runs timers; the next test does not need the last one's. Handed back, it
+    // is the page the open below loads again, with fresh storage.
+    if (previous) await closePage(previous);
     const { page } = await session.open();
     await waitForExtension(page);
     return page;

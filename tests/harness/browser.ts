@@ -86,13 +86,24 @@ export async function waitForSillyTavernReady(page: Page, timeout = READY_TIMEOU
   });
 }
 
+export const DEFAULT_VIEWPORT = { width: 1280, height: 900 } as const;
+
 export async function openSillyTavern(
   browser: ContextSource,
   url: string,
   opts: { viewport?: { width: number; height: number } } = {},
 ): Promise<StPage> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 900 } });
-  const page = await context.newPage();
+  const context = await browser.newContext({ viewport: opts.viewport ?? DEFAULT_VIEWPORT });
+  return loadSillyTavern(await context.newPage(), url);
+}
+
+/**
+ * Loads SillyTavern's page into `page` (a new one, or one handed back for the next open) and waits until it is
+ * ready and connected; its console errors and page errors are collected from here on. On failure the page's
+ * context is closed.
+ */
+export async function loadSillyTavern(page: Page, url: string): Promise<StPage> {
+  const context = page.context();
   const stPage: StPage = { page, consoleErrors: [], pageErrors: [], context };
   page.on('console', (msg) => {
     if (msg.type() === 'error') stPage.consoleErrors.push(msg.text());

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startMockModel, type MockModel } from './mock-model';
 import { startSillyTavern, type ModelSource, type SillyTavernServer, type StartSillyTavernOptions } from './st-server';
-import { launchBrowser, openSillyTavern, type StPage } from './browser';
+import { DEFAULT_VIEWPORT, launchBrowser, loadSillyTavern, openSillyTavern, type StPage } from './browser';
+import { RecycledPages } from './recycled-pages';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /** The folder name the extension gets when linked into a test SillyTavern. */
@@ -12,7 +13,11 @@ export interface TavernSession {
     mock: MockModel;
     st: SillyTavernServer;
     browser: Browser;
-    /** Opens a fresh browser context (fresh IndexedDB) on SillyTavern's page. */
+    /**
+     * Opens SillyTavern's page with fresh storage (IndexedDB, localStorage, cookies): the page the last
+     * `closePage` handed back, loaded again after its origin's storage was cleared, else one in a new browser
+     * context (tests/harness/recycled-pages.ts).
+     */
     open(viewport?: { width: number; height: number }): Promise<StPage>;
     close(): Promise<void>;
 }
@@ -48,12 +53,23 @@ export async function startTavernSession(
     }
     const server = st;
     const chromium = browser;
+    const recycled = new RecycledPages(new URL(server.url).origin);
     return {
         mock,
         st: server,
         browser: chromium,
-        open: (viewport) => openSillyTavern(chromium, server.url, viewport ? { viewport } : {}),
+        async open(viewport) {
+            const kept = recycled.take();
+            if (kept) {
+                await kept.setViewportSize(viewport ?? DEFAULT_VIEWPORT);
+                return loadSillyTavern(kept, server.url);
+            }
+            const opened = await openSillyTavern(chromium, server.url, viewport ? { viewport } : {});
+            recycled.adopt(opened.context);
+            return opened;
+        },
         async close() {
+            await recycled.close();
             await chromium.close().catch(() => undefined);
             await server.stop().catch(() => undefined);
             await mock.close().catch(() => undefined);
