@@ -5,10 +5,11 @@
 // - fresh: a new browser context, as `session.open()` gives every test that needs fresh IndexedDB;
 // - reload: the same page loaded again (its storage kept);
 // - recycled: the same page, its origin's storage cleared first, then loaded again (fresh storage, warm process
-//   and HTTP cache): what `session.open()` could give instead of a new context.
+//   and HTTP cache): what `session.open()` gives after a test's `closePage(page)` (tests/harness/recycled-pages.ts).
 // The suite is CPU-bound on 2 cores, so a page load's CPU is what it costs the suite (docs/performance.md §23).
 import fs from 'node:fs';
 import { waitForSillyTavernReady } from '../../tests/harness/browser';
+import { closePage } from '../../tests/harness/recycled-pages';
 import { startTavernSession } from '../../tests/harness/tavern';
 
 const MODES = ['fresh', 'reload', 'recycled'] as const;
@@ -35,19 +36,12 @@ try {
             if (mode === 'fresh') {
                 await opened.context.close();
                 opened = await session.open();
+            } else if (mode === 'recycled') {
+                // Through the tests' own mechanism: handed back, then opened again.
+                await closePage(opened.page);
+                opened = await session.open();
             } else {
-                if (mode === 'recycled') {
-                    await opened.page.goto('about:blank');
-                    const devtools = await opened.context.newCDPSession(opened.page);
-                    await devtools.send('Storage.clearDataForOrigin', {
-                        origin: session.st.url,
-                        storageTypes: 'cookies,indexeddb,local_storage,file_systems,websql,service_workers,cache_storage',
-                    });
-                    await devtools.detach();
-                    await opened.page.goto(`${session.st.url}/`, { waitUntil: 'domcontentloaded' });
-                } else {
-                    await opened.page.reload({ waitUntil: 'domcontentloaded' });
-                }
+                await opened.page.reload({ waitUntil: 'domcontentloaded' });
                 await waitForSillyTavernReady(opened.page);
             }
             figures.get(mode)!.wallMs.push(Date.now() - start);

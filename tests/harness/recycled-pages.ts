@@ -50,7 +50,7 @@ export class RecycledPages {
     async keep(page: Page): Promise<void> {
         const context = page.context();
         try {
-            if (page.isClosed() || context.pages().length !== 1 || !page.url().startsWith(this.origin)) throw new Error('not reusable');
+            if (page.isClosed() || context.pages().length !== 1 || new URL(page.url()).origin !== this.origin) throw new Error('not reusable');
             page.removeAllListeners();
             await page.unrouteAll({ behavior: 'ignoreErrors' });
             await context.unrouteAll({ behavior: 'ignoreErrors' });
