@@ -73,13 +73,19 @@ test('/agent status typed alone answers in a toast; piped it only passes its val
     await page.fill('#send_textarea', '/agent status | /setvar key=agentStatus {{pipe}}');
     await page.click('#send_but');
     // Waits for the effect, the variable set: SillyTavern's success mark on the form lasts about a second, which
-    // a starved page's polling missed on CI.
-    await page.waitForFunction(
-        async () => String((await SillyTavern!.getContext().executeSlashCommandsWithOptions('/getvar agentStatus'))?.pipe ?? '') !== '',
-        undefined,
-        { polling: 250, timeout: 30_000 },
+    // a starved page's polling missed on CI. The value is the one the wait saw: a second read came back empty
+    // once on CI, so the chat it was read in is checked below instead.
+    const chatId = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId());
+    const piped = String(
+        await (
+            await page.waitForFunction(
+                async () => String((await SillyTavern!.getContext().executeSlashCommandsWithOptions('/getvar agentStatus'))?.pipe ?? '') || false,
+                undefined,
+                { polling: 250, timeout: 30_000 },
+            )
+        ).jsonValue(),
     );
-    const piped = await slash(page, '/getvar agentStatus');
+    assert.equal(await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()), chatId, 'the same chat');
     assert.equal(JSON.parse(piped).profileId, 'writer');
     assert.equal(JSON.parse(piped).enabled, true);
     assert.equal(await page.locator('#toast-container .toast', { hasText: 'Agent Mode is' }).count(), 0, 'no toast when the value goes on');

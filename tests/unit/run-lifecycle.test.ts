@@ -56,9 +56,23 @@ function scriptedHost(turns: Record<string, Turn[]>, opts: { hangAt?: string; se
 }
 
 /** Storage whose writes stop for good once frozen (the page is gone); reads still work. */
-function freezable(base: RunStorage): { storage: RunStorage; freeze(): void } {
+function freezable(base: RunStorage): { storage: RunStorage; freeze(): void; quiet(): Promise<void> } {
     let frozen = false;
-    const hang = <T>(write: () => Promise<T>): Promise<T> => (frozen ? new Promise<T>(() => undefined) : write());
+    let inFlight = 0;
+    let started = 0;
+    const hang = <T>(write: () => Promise<T>): Promise<T> => {
+        if (frozen) return new Promise<T>(() => undefined);
+        inFlight += 1;
+        started += 1;
+        return write().finally(() => void (inFlight -= 1));
+    };
+    /** Resolves once no write is in flight and none began for 20 ms: a fixed wait was too short on a loaded CI machine. */
+    const quiet = async () => {
+        for (let seen = -1; inFlight > 0 || seen !== started; ) {
+            seen = started;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+    };
     const storage: RunStorage = {
         ...base,
         putRun: (run) => hang(() => base.putRun(run)),
@@ -68,7 +82,7 @@ function freezable(base: RunStorage): { storage: RunStorage; freeze(): void } {
         appendEvents: (writes) => hang(() => base.appendEvents(writes)),
         appendEvent: (event, attachments) => hang(() => base.appendEvent(event, attachments)),
     };
-    return { storage, freeze: () => void (frozen = true) };
+    return { storage, freeze: () => void (frozen = true), quiet };
 }
 
 /** A round before the cut: a resumed run never asks it again. */
@@ -84,7 +98,7 @@ async function runUntilCut(storage: RunStorage, input: RunInput, turns: Record<s
     const page = new AbortController();
     void runAgent(input, deps(dying.storage, first.host, input, { signal: page.signal, guidance }));
     await first.hung;
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the events before the request land
+    await dying.quiet(); // the events before the request land
     dying.freeze();
     page.abort('The page was reloaded.');
     assert.equal(await markInterruptedRuns(storage, () => false), 1, 'the next page finds the run cut off');
@@ -182,6 +196,10 @@ describe('a resumed run is the same run', () => {
 
     it('a run that delegated resumes: a finished task keeps its result, a cut-off one goes on from its own journal', async () => {
         const input = sampleRunInput({ runId: 'delegated', agentProfiles: [...BUILT_IN_PROFILES] });
+        // The cut must find the parent already waiting in round 2: the second child's cut request waits for it,
+        // where the two agents' order was left to the scheduler (and a loaded machine reversed it).
+        let parentWaits = () => undefined as void;
+        const parentWaiting = new Promise<void>((resolve) => (parentWaits = resolve));
         const delegate = () =>
             toolTurn(
                 rawCall('d1', 'agent_delegate', { agentId: 'editor', task: { objective: 'Tone?' } }),
@@ -191,9 +209,20 @@ describe('a resumed run is the same run', () => {
         const { sent, outcome, events } = await cutAndResume(
             input,
             {
-                root: [delegate, () => toolTurn(rawCall('a2', 'agent_await', { mode: 'allCompleted' }))],
+                root: [
+                    delegate,
+                    () => {
+                        parentWaits();
+                        return toolTurn(rawCall('a2', 'agent_await', { mode: 'allCompleted' }));
+                    },
+                ],
                 'task-1': [() => toolTurn(rawCall('e', 'task_return', { summary: 'Calm.' }))],
-                'task-2': [() => toolTurn(rawCall('s', 'chat_search', { query: 'glade' }))],
+                'task-2': [
+                    async () => {
+                        await parentWaiting;
+                        return toolTurn(rawCall('s', 'chat_search', { query: 'glade' }));
+                    },
+                ],
             },
             'task-2:2',
             {
