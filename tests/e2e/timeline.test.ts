@@ -3,9 +3,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
-import { agentOn, call, calls, chatLines, openSectionUntilShown } from '../harness/agent';
+import type { Dialog, Page } from 'playwright-core';
+import { openCharacter, sendMessage, stPageOf, waitForSillyTavernReady } from '../harness/browser';
+import { agentOn, call, calls, chatLines, openAgentChat, openSectionUntilShown } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import type { MockTurn } from '../harness/mock-model';
 
@@ -24,16 +24,22 @@ after(async () => {
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-/** A fresh page on a new chat, Agent Mode on, the panel open; page errors are collected. */
+/**
+ * A new chat, Agent Mode on, the panel open; page errors are collected. In English the page the last test used
+ * is taken again (a page load is seconds of CPU, and every test here keeps to its own chat); in another language
+ * it is a fresh page loaded again in it.
+ */
 async function openTimeline(viewport = DESKTOP, language: string | null = null) {
+    if (!language) {
+        const page = await openAgentChat(session, { reuse: true, viewport });
+        return { page, pageErrors: stPageOf(page).pageErrors };
+    }
     const opened = await session.open(viewport);
     const { page } = opened;
-    if (language) {
-        // SillyTavern reads its language at load: set it, then load again.
-        await page.evaluate((code) => localStorage.setItem('language', code), language);
-        await page.reload({ waitUntil: 'domcontentloaded' });
-        await waitForSillyTavernReady(page);
-    }
+    // SillyTavern reads its language at load: set it, then load again.
+    await page.evaluate((code) => localStorage.setItem('language', code), language);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForSillyTavernReady(page);
     await waitForExtension(page);
     await openCharacter(page);
     await slash(page, '/newchat');
@@ -42,6 +48,11 @@ async function openTimeline(viewport = DESKTOP, language: string | null = null) 
     await page.click('#tavern_agent_button .drawer-icon');
     session.mock.reset();
     return opened;
+}
+
+/** Disconnects the observer a test left on the page (the next test takes the page again). */
+function stopWatching(page: Page): Promise<void> {
+    return page.evaluate(() => (globalThis as { __observer?: MutationObserver }).__observer?.disconnect());
 }
 
 /** Draft, revise with a patch (after a slow model turn, to watch it live), commit, finish. */
@@ -101,12 +112,15 @@ test('a scripted run shows live, in order, with the right statuses, then its hea
     await page.evaluate(() => {
         const seen: string[] = [];
         (globalThis as Record<string, unknown>).__timelineSeen = seen;
-        new MutationObserver(() => {
+        const observer = new MutationObserver(() => {
             document.querySelectorAll('.tavern-agent__run .tavern-agent__event').forEach((el) => {
                 const entry = `${el.getAttribute('data-row-key')}:${el.getAttribute('data-status') ?? ''}`;
                 if (!seen.includes(entry)) seen.push(entry);
             });
-        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+        });
+        observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+        // Disconnected at the end (stopWatching): the next test takes this page again.
+        (globalThis as { __observer?: MutationObserver }).__observer = observer;
     });
     await page.fill('#send_textarea', 'Describe the forest.');
     await page.click('#send_but');
@@ -146,8 +160,8 @@ test('a scripted run shows live, in order, with the right statuses, then its hea
     await page.click('.tavern-agent__run-header [data-action="jump"]');
     await page.locator('#chat .mes.tavern-agent--flash').waitFor();
     assert.equal(await page.locator('#chat .mes.tavern-agent--flash').getAttribute('mesid'), String((await chatLines(page)).length - 1));
+    await stopWatching(page);
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 /** Whether the element's box lies inside the panel's scroll area as shown (false when it is not drawn). */
@@ -178,10 +192,13 @@ test('a live run of 60 calls in one turn keeps its newest row in view, draws onl
     await page.evaluate(() => {
         const states: string[] = [];
         (globalThis as Record<string, unknown>).__runStates = states;
-        new MutationObserver(() => {
+        const observer = new MutationObserver(() => {
             const state = document.querySelector('.tavern-agent__run')?.getAttribute('data-run-state');
             if (state && states.at(-1) !== state) states.push(state);
-        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-run-state'] });
+        });
+        observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-run-state'] });
+        // Disconnected at the end (stopWatching): the next test takes this page again.
+        (globalThis as { __observer?: MutationObserver }).__observer = observer;
     });
     await page.fill('#send_textarea', 'Look around.');
     await page.click('#send_but');
@@ -212,8 +229,8 @@ test('a live run of 60 calls in one turn keeps its newest row in view, draws onl
     const states = (await page.evaluate(() => (globalThis as Record<string, unknown>).__runStates)) as string[];
     assert.equal(states.at(-1), 'completed');
     assert.equal(states.indexOf('completed'), states.length - 1, `no state after completed: ${states.join(' → ')}`);
+    await stopWatching(page);
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('a patch shows its diff, and restoring a checkpoint brings the old text back', async () => {
@@ -239,7 +256,6 @@ test('a patch shows its diff, and restoring a checkpoint brings the old text bac
     const content = await page.locator('pre[data-file="output/main.md"]').innerText();
     assert.equal(content, 'Old text.\nThe forest is quiet.');
     assert.equal((await chatLines(page)).at(-1)!.mes, 'New text.\nThe forest is quiet.', 'a restore changes the workspace, not the chat');
-    await closePage(page);
 });
 
 test("a failed run's plain text is committed from the timeline, and Retry starts a new run for the turn", async () => {
@@ -273,7 +289,6 @@ test("a failed run's plain text is committed from the timeline, and Retry starts
     await page.locator('dialog[open] .popup-button-ok').click();
     await page.locator(`[data-history-run="${failedRun}"]`).waitFor({ state: 'detached' });
     assert.equal((await chatLines(page)).at(-1)!.mes, 'The plain answer.');
-    await closePage(page);
 });
 
 test('export and import round-trip: the imported run shows the same steps, read-only', async () => {
@@ -302,7 +317,6 @@ test('export and import round-trip: the imported run shows the same steps, read-
     await patch.locator('ins.tavern-agent__diff-line', { hasText: 'New text.' }).waitFor();
     assert.equal(await page.locator('.tavern-agent__run [data-action="restore"]').count(), 0, 'an imported run is read-only');
     assert.equal(await page.locator('.tavern-agent__run-header [data-action="retry"]').count(), 0);
-    await closePage(page);
 });
 
 /** An export of a long run: `rounds` model turns of one tool call each (every tenth fails), 4 events a round. */
@@ -361,17 +375,17 @@ test('an imported run of 5,000 events opens, draws only the rows in view while s
     await page.keyboard.press('Enter');
     await page.locator('.tavern-agent__event--open .tavern-agent__row-body').waitFor();
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('a tool result holding HTML shows as text and runs nothing', async () => {
     const { page, pageErrors } = await openTimeline();
     const hostile = '<img src=x onerror=alert(1)>';
     let dialogs = 0;
-    page.on('dialog', (dialog) => {
+    const onDialog = (dialog: Dialog) => {
         dialogs += 1;
         void dialog.dismiss();
-    });
+    };
+    page.on('dialog', onDialog);
     session.mock.enqueue(
         { text: hostile, reasoning: hostile, ...calls(call('workspace_write_file', { path: 'scratch/x.html', content: hostile })) },
         calls(call('workspace_read_file', { path: 'scratch/x.html' }), call('workspace_read_file', { path: hostile })),
@@ -387,8 +401,8 @@ test('a tool result holding HTML shows as text and runs nothing', async () => {
     // Without an element there is no onerror to run: that is the check. No wait for a dialog that should not come.
     assert.equal(await page.locator('[onerror]').count(), 0, 'nowhere on the page');
     assert.equal(dialogs, 0, 'no script ran');
+    page.off('dialog', onDialog); // the next test takes this page again
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 const LIGHT_THEME = {
@@ -435,7 +449,6 @@ test('screenshots: desktop and 390 px, in a dark and a light theme', async () =>
     await shoot(DESKTOP, 'timeline-desktop-light.png');
     await slash(page, '/theme Dark Lite');
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('the timeline speaks Simplified Chinese through SillyTavern\'s i18n', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { MockToolCall, MockTurn, RecordedRequest } from './mock-model';
-import { openCharacter, waitForSillyTavernReady } from './browser';
+import { DEFAULT_VIEWPORT, openCharacter, stPageOf, waitForSillyTavernReady } from './browser';
 import { closePage, timesTaken } from './recycled-pages';
 import { slash, waitForExtension, type TavernSession } from './tavern';
 
@@ -123,6 +123,8 @@ export const WORKSPACE_ALIASES = [
     'workspace_write_file',
 ];
 
+type Viewport = { width: number; height: number };
+
 const PANEL_BUTTON = '#tavern_agent_button .drawer-icon';
 const PANEL = 'aside.tavern-agent';
 
@@ -137,12 +139,23 @@ const reusablePages = new WeakMap<TavernSession, { page: Page; timesTaken: numbe
  * workspace; a test that leaves something page-wide for the next one to trip over (settings changed in
  * memory, skills, registered tools, a changed profile) does not pass `reuse`.
  */
-export async function openAgentChat(session: TavernSession, opts: { panel?: boolean; reuse?: boolean } = {}): Promise<Page> {
+export async function openAgentChat(session: TavernSession, opts: { panel?: boolean; reuse?: boolean; viewport?: Viewport } = {}): Promise<Page> {
     const entry = reusablePages.get(session);
     reusablePages.delete(session);
     // A page handed back and given out again since (closePage, then open) belongs to another test now.
     const kept = entry && timesTaken(entry.page) === entry.timesTaken ? entry.page : undefined;
-    const page = opts.reuse && kept && (await settleForReuse(kept)) ? kept : await freshPage(session, kept);
+    const viewport = opts.viewport ?? DEFAULT_VIEWPORT;
+    let page: Page;
+    if (opts.reuse && kept && (await settleForReuse(kept))) {
+        page = kept;
+        // What a new page would be: its size, and no errors from the last test (which that test has checked).
+        await page.setViewportSize(viewport);
+        const loaded = stPageOf(page);
+        loaded.pageErrors.length = 0;
+        loaded.consoleErrors.length = 0;
+    } else {
+        page = await freshPage(session, kept, viewport);
+    }
     await openCharacter(page);
     await slash(page, '/newchat');
     await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
@@ -156,11 +169,11 @@ export async function openAgentChat(session: TavernSession, opts: { panel?: bool
     return page;
 }
 
-async function freshPage(session: TavernSession, previous: Page | undefined): Promise<Page> {
+async function freshPage(session: TavernSession, previous: Page | undefined, viewport: Viewport): Promise<Page> {
     // An idle SillyTavern page still runs timers; the next test does not need the last one's. Handed back, it
     // is the page the open below loads again, with fresh storage.
     if (previous) await closePage(previous);
-    const { page } = await session.open();
+    const { page } = await session.open(viewport);
     await waitForExtension(page);
     return page;
 }

@@ -97,6 +97,16 @@ export async function openSillyTavern(
   return loadSillyTavern(await context.newPage(), url);
 }
 
+/** Each page's last load, so a test given a page to reuse still reads the errors it collects. */
+const loadedPages = new WeakMap<Page, StPage>();
+
+/** The errors collected on `page` since SillyTavern was last loaded into it (see loadSillyTavern). */
+export function stPageOf(page: Page): StPage {
+  const stPage = loadedPages.get(page);
+  if (!stPage) throw new Error('stPageOf: this page was not opened by loadSillyTavern');
+  return stPage;
+}
+
 /**
  * Loads SillyTavern's page into `page` (a new one, or one handed back for the next open) and waits until it is
  * ready and connected; its console errors and page errors are collected from here on. On failure the page's
@@ -105,6 +115,7 @@ export async function openSillyTavern(
 export async function loadSillyTavern(page: Page, url: string): Promise<StPage> {
   const context = page.context();
   const stPage: StPage = { page, consoleErrors: [], pageErrors: [], context };
+  loadedPages.set(page, stPage);
   page.on('console', (msg) => {
     if (msg.type() === 'error') stPage.consoleErrors.push(msg.text());
   });
