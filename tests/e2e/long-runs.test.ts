@@ -1,6 +1,6 @@
 // Long runs that stay cheap and visible (issue 38), in a real SillyTavern with the mock model.
 import { closePage } from '../harness/recycled-pages';
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -23,12 +23,29 @@ after(async () => {
     await session?.close();
 });
 
-/** Stores a changed built-in writer for the page (as the profile editor saves it). */
-async function useWriter(page: Page, profile: Profile): Promise<void> {
-    await page.evaluate((p) => {
+/**
+ * Stores a changed built-in writer for the page (as the profile editor saves it) until the test ends, when the
+ * one before comes back: the next test takes this page again.
+ */
+async function useWriter(t: TestContext, page: Page, profile: Profile): Promise<void> {
+    const previous = await page.evaluate((p) => {
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles: Record<string, unknown> }>;
+        const before = settings.tavern_agent?.profiles?.[p.id] ?? null;
         settings.tavern_agent = { ...(settings.tavern_agent ?? {}), profiles: { ...(settings.tavern_agent?.profiles ?? {}), [p.id]: p } };
+        return before;
     }, profile);
+    t.after(() =>
+        page
+            .evaluate(
+                ({ id, before }) => {
+                    const profiles = (SillyTavern!.getContext().extensionSettings as Record<string, { profiles: Record<string, unknown> }>).tavern_agent!.profiles;
+                    if (before === null) delete profiles[id];
+                    else profiles[id] = before;
+                },
+                { id: profile.id, before: previous },
+            )
+            .catch(() => undefined), // a page that closed has nothing to put back
+    );
 }
 
 function messagesOf(request: RecordedRequest): Array<{ role: string; content: unknown }> {
@@ -73,9 +90,9 @@ test('plan.update twice: the panel shows the second plan, and the next request c
     assert.deepEqual(JSON.parse(stored).items, PLAN_2);
 });
 
-test('a profile with prices shows a cost equal to usage × price, for the run and each turn; runs() returns usage', async () => {
-    const page = await openAgentChat(session);
-    await useWriter(page, { ...WRITER_PROFILE, pricing: { input: 3, output: 15 } });
+test('a profile with prices shows a cost equal to usage × price, for the run and each turn; runs() returns usage', async (t) => {
+    const page = await openAgentChat(session, { reuse: true });
+    await useWriter(t, page, { ...WRITER_PROFILE, pricing: { input: 3, output: 15 } });
     session.mock.enqueue(
         { usage: { input: 1200, output: 300 }, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'Priced.' })) },
         { usage: { input: 2000, output: 100 }, ...calls(call('workspace_commit', {}), call('workspace_finish', {})) },
@@ -95,12 +112,11 @@ test('a profile with prices shows a cost equal to usage × price, for the run an
     assert.equal(usage.cost!.toFixed(9), (first + second).toFixed(9));
     await page.locator('[data-testid="history-cost"]').first().waitFor({ state: 'attached' }); // History is folded
     assert.equal(Number(await page.locator(`[data-history-run="${runs.at(-1)!.runId}"] [data-testid="history-cost"]`).getAttribute('data-value')).toFixed(9), (first + second).toFixed(9));
-    await closePage(page);
 });
 
-test('a run that hit its budget continues with 5 more rounds and commits again in the same reply; after a newer message Continue gets its code', async () => {
-    const page = await openAgentChat(session);
-    await useWriter(page, { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 2 } });
+test('a run that hit its budget continues with 5 more rounds and commits again in the same reply; after a newer message Continue gets its code', async (t) => {
+    const page = await openAgentChat(session, { reuse: true });
+    await useWriter(t, page, { ...WRITER_PROFILE, tools: { ...WRITER_PROFILE.tools, maxRounds: 2 } });
     session.mock.enqueue(
         calls(call('workspace_write_file', { path: 'output/main.md', content: 'Part one.' })),
         calls(call('workspace_list_files', {})),
@@ -152,11 +168,10 @@ test('a run that hit its budget continues with 5 more rounds and commits again i
     assert.equal(await page.evaluate(() => SillyTavern!.getContext().executeSlashCommandsWithOptions("/agent continue 5").then((r) => r?.pipe ?? null)), '');
     await page.locator('.toast', { hasText: 'run.chat_moved' }).first().waitFor();
     assert.equal(session.mock.generations().length, 3, 'nothing was sent after the refusal');
-    await closePage(page);
 });
 
 test("the profile editor sets a profile's prices and compaction; emptied prices are null again", async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="writer"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-form"]')?.getAttribute('data-profile-id') === 'writer');
@@ -177,12 +192,11 @@ test("the profile editor sets a profile's prices and compaction; emptied prices 
     await page.fill('#tavern_agent_profile_compaction_threshold', '2');
     await page.click('[data-testid="profile-save"]');
     await page.locator('[data-field="compaction.threshold"] [data-testid="field-error"]').waitFor();
-    await closePage(page);
 });
 
-test('a 30-round run with 20 KB results and a small threshold: stubs for old results, whole recent ones, the same prefix, and a stub reads back', async () => {
-    const page = await openAgentChat(session);
-    await useWriter(page, { ...WRITER_PROFILE, compaction: { threshold: 0.3, keepRecentRounds: 4 } });
+test('a 30-round run with 20 KB results and a small threshold: stubs for old results, whole recent ones, the same prefix, and a stub reads back', async (t) => {
+    const page = await openAgentChat(session, { reuse: true });
+    await useWriter(t, page, { ...WRITER_PROFILE, compaction: { threshold: 0.3, keepRecentRounds: 4 } });
     // The connection's context size as SillyTavern reports it (the Chat Completion slider).
     await page.evaluate(async () => {
         const openai = (await import(/* @vite-ignore */ '/scripts/openai.js' as string)) as { oai_settings: { openai_max_context: number } };
@@ -230,7 +244,6 @@ test('a 30-round run with 20 KB results and a small threshold: stubs for old res
     const text = readBack.split('\n').slice(1).map((line) => line.replace(/^\s*\d+│/, '')).join('\n');
     assert.equal(text, String(original?.content));
     await page.locator('.tavern-agent__event[data-event-type="conversation-compact"]').first().waitFor();
-    await closePage(page);
 });
 
 test("a turn's Request view holds the tool definitions and the chat text the mock received, and the sizes add up", async () => {
@@ -286,7 +299,7 @@ test("a turn's Request view holds the tool definitions and the chat text the moc
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-test('screenshots at 1280 and 390 px, English and Chinese: the plan, the cost, Continue and an opened Request', async () => {
+test('screenshots at 1280 and 390 px, English and Chinese: the plan, the cost, Continue and an opened Request', async (t) => {
     for (const language of ['en', 'zh-cn']) {
         const { page } = await session.open(DESKTOP);
         const pageErrors: string[] = [];
@@ -297,7 +310,7 @@ test('screenshots at 1280 and 390 px, English and Chinese: the plan, the cost, C
             await waitForSillyTavernReady(page);
         }
         const chat = await openAgentChatOn(page);
-        await useWriter(chat, { ...WRITER_PROFILE, pricing: { input: 3, output: 15 }, tools: { ...WRITER_PROFILE.tools, maxRounds: 3 } });
+        await useWriter(t, chat, { ...WRITER_PROFILE, pricing: { input: 3, output: 15 }, tools: { ...WRITER_PROFILE.tools, maxRounds: 3 } });
         session.mock.enqueue(
             { usage: { input: 1800, output: 120 }, ...calls(call('plan_update', { items: PLAN_2 })) },
             { usage: { input: 2100, output: 400 }, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The first part of a long story.' })) },

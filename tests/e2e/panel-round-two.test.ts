@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { agentOn, call, calls, gate, openAgentChat } from '../harness/agent';
-import { openCharacter, waitForSillyTavernReady } from '../harness/browser';
+import { openCharacter, saveSettingsNow, waitForSillyTavernReady } from '../harness/browser';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 const images = path.join(REPO_ROOT, 'docs/images');
@@ -223,9 +223,22 @@ test('in Chinese, a stopped run, a finished run\'s rows and the profile editor h
     await closePage(page);
 });
 
-test('the profile editor: Saved. at the Save button, errors in words, the default commit cap, a mixed tool group', async () => {
-    // A fresh page: saving changes a profile page-wide.
-    const page = await openAgentChat(session);
+test('the profile editor: Saved. at the Save button, errors in words, the default commit cap, a mixed tool group', async (t) => {
+    // The last test's page again (a page load is seconds of CPU). Saving changes the writer for the whole page and
+    // on the server: it is put back at the end, for the tests after this one.
+    const page = await openAgentChat(session, { reuse: true });
+    const writer = await page.evaluate(() => JSON.stringify((SillyTavern!.getContext().extensionSettings.tavern_agent as { profiles?: Record<string, unknown> } | undefined)?.profiles?.writer ?? null));
+    t.after(async () => {
+        await page
+            .evaluate((json) => {
+                const profiles = (SillyTavern!.getContext().extensionSettings.tavern_agent as { profiles: Record<string, unknown> }).profiles;
+                const value: unknown = JSON.parse(json);
+                if (value === null) delete profiles.writer;
+                else profiles.writer = value;
+            }, writer)
+            .then(() => saveSettingsNow(page))
+            .catch(() => undefined); // a page that closed has nothing to put back
+    });
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="writer"]');
     await page.locator('[data-testid="profile-form"][data-profile-id="writer"]').waitFor();
@@ -250,7 +263,6 @@ test('the profile editor: Saved. at the Save button, errors in words, the defaul
     );
     assert.ok(mixed.length > 0, 'some group of the writer is partly allowed');
     assert.ok(mixed.every((transform) => transform !== 'none' && !transform.startsWith('matrix(0')), `the mixed box is drawn: ${mixed.join(', ')}`);
-    await closePage(page);
 });
 
 test('the README picture: a finished run beside the chat, with the character drawer open, at 1280 and 390 px', async () => {
@@ -290,8 +302,7 @@ test('Retry is drawn disabled, with the reason, once it can only refuse; it is e
 });
 
 test('a pinned character list stays under the open panel, with no strip above it, and shows again when the panel closes', async () => {
-    const page = await openAgentChat(session, { panel: false });
-    await page.setViewportSize({ width: 1280, height: 900 });
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     await pinCharacterList(page);
     // Right of SillyTavern's top bar, above the panel's top edge: where the list's strip showed.
     const listAt = (x: number, y: number) => page.evaluate(([px, py]) => Boolean(document.elementFromPoint(px!, py!)?.closest('#right-nav-panel')), [x, y]);
@@ -304,5 +315,4 @@ test('a pinned character list stays under the open panel, with no strip above it
     await page.locator('aside.tavern-agent').waitFor({ state: 'detached' });
     assert.equal(await listAt(1260, 10), true, 'the list is back, still pinned');
     assert.equal(await page.locator('#right-nav-panel.pinnedOpen.openDrawer').count(), 1);
-    await closePage(page);
 });

@@ -1,10 +1,9 @@
-import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openCharacter, saveSettingsNow, sendMessage, waitForSillyTavernReady } from '../harness/browser';
+import { openCharacter, saveSettingsNow, sendMessage, stPageOf, waitForSillyTavernReady } from '../harness/browser';
 import { call, calls, openAgentChat } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
@@ -64,9 +63,10 @@ async function resetPanelSettings(page: Page): Promise<void> {
 }
 
 test('the panel opens over the character drawer and closes it, an ST drawer closes the panel, and a pinned character list stays under it', async () => {
-    const { page, pageErrors } = await session.open(DESKTOP);
-    await waitForExtension(page);
-    await openCharacter(page);
+    // Every test here takes the last one's page again (a page load is seconds of CPU): each keeps to its own chat
+    // and puts back what it changes for the whole page.
+    const page = await openAgentChat(session, { reuse: true, panel: false });
+    const { pageErrors } = stPageOf(page);
     if (!(await page.locator('#right-nav-panel.openDrawer').count())) await page.click('#rightNavDrawerIcon');
     await page.locator('#right-nav-panel.openDrawer').waitFor();
 
@@ -98,11 +98,10 @@ test('the panel opens over the character drawer and closes it, an ST drawer clos
     await page.locator('#right-nav-panel.pinnedOpen').waitFor({ state: 'detached' });
     await saveSettingsNow(page); // else the pinned list reopens in the next tests' pages
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('with the panel closed, Agent Mode shows on the robot icon and the badge by Send, which also switches it', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     await slash(page, '/agent off');
     const look = async () => ({
         badge: await page.locator(BADGE).screenshot(),
@@ -127,11 +126,10 @@ test('with the panel closed, Agent Mode shows on the robot icon and the badge by
     await page.click(`${BADGE} .tavern-agent-send__icon`);
     await page.locator(`${BADGE}[data-agent-mode="off"]`).waitFor();
     assert.equal((await status(page)).enabled, false);
-    await closePage(page);
 });
 
 test('a run shows its turn and tool by Send; after Stop, and after a reload, no row of it is still working', async () => {
-    const page = await openAgentChat(session, { panel: true });
+    const page = await openAgentChat(session, { reuse: true, panel: true });
     session.mock.enqueue(
         calls(call('workspace_write_file', { path: 'output/main.md', content: 'Half a draft.' })),
         { delayMs: 20_000, toolCalls: [call('workspace_commit', {})] },
@@ -160,14 +158,12 @@ test('a run shows its turn and tool by Send; after Stop, and after a reload, no 
     await page.locator('.tavern-agent__event[data-kind="model"]').first().waitFor();
     assert.equal(await openRows(page), 0, 'no row keeps working after a reload');
     assert.equal(await page.locator('.tavern-agent__event[data-kind="model"][data-status="stopped"]').count(), 1);
-    await closePage(page);
 });
 
 test('the panel width is dragged, saved in the extension settings, shown in the Extensions drawer and kept after a reload', async (t) => {
-    const page = await openAgentChat(session, { panel: true });
+    const page = await openAgentChat(session, { reuse: true, panel: true });
     t.after(async () => {
         await resetPanelSettings(page).catch(() => undefined);
-        await closePage(page);
     });
     const panel = page.locator('aside.tavern-agent');
     const before = (await panel.boundingBox())!;
@@ -246,7 +242,7 @@ async function useLightTheme(page: Page): Promise<void> {
 }
 
 test('screenshots at 1280 and 390 px, dark and light: one-line run header, the phone sheet ends above the send form, the top bar fits', async () => {
-    const page = await openAgentChat(session, { panel: true });
+    const page = await openAgentChat(session, { reuse: true, panel: true });
     assert.equal(await page.locator('aside.tavern-agent').getAttribute('data-width'), 'auto', 'the default width');
     session.mock.enqueue(
         { text: 'Drafting.', usage: { input: 1200, output: 80 }, ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The forest is quiet tonight.' })) },
@@ -299,13 +295,11 @@ test('screenshots at 1280 and 390 px, dark and light: one-line run header, the p
     await useLightTheme(page);
     await shoot(DESKTOP, 'panel-surface-desktop-light.png');
     await shoot(PHONE, 'panel-surface-phone-light.png');
-    await closePage(page);
+    await slash(page, '/theme Dark Lite'); // the theme is the user's: put back for the next test
 });
 
 test('a new chat runs with the default profile chosen in the Extensions drawer', async () => {
-    const { page } = await session.open(DESKTOP);
-    await waitForExtension(page);
-    await openCharacter(page);
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     await page.evaluate(() => {
         const context = SillyTavern!.getContext();
         (context.extensionSettings as Record<string, unknown>).tavern_agent_panel = { defaultProfileId: 'editor' };
@@ -315,5 +309,4 @@ test('a new chat runs with the default profile chosen in the Extensions drawer',
     const turnedOn = JSON.parse(await slash(page, '/agent on')) as { profileId: string };
     assert.equal(turnedOn.profileId, 'editor');
     await resetPanelSettings(page);
-    await closePage(page);
 });

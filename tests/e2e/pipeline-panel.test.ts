@@ -12,8 +12,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { LORE_KEEPER_PROFILE } from '../../src/contract/profile';
 import { openAgentChat, openInLanguage } from '../harness/agent';
-import { openCharacter } from '../harness/browser';
-import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { openCharacter, stPageOf } from '../harness/browser';
+import { REPO_ROOT, slash, startTavernSession, type TavernSession } from '../harness/tavern';
 
 const artifacts = path.join(REPO_ROOT, 'test-results');
 const images = path.join(REPO_ROOT, 'docs', 'images');
@@ -104,15 +104,25 @@ test('the pipeline editor sets the chat pipeline: before, reply, keepers added, 
     await waitForPipeline(page, { before: null, reply: 'agent', after: [] });
 });
 
-test('a change naming a profile that is gone is refused: the panel says why, and the pipeline stays as it was', async () => {
-    const { page, pageErrors } = await session.open();
-    await waitForExtension(page);
-    await openCharacter(page);
+test('a change naming a profile that is gone is refused: the panel says why, and the pipeline stays as it was', async (t) => {
+    // The last test's page again (a page load is seconds of CPU), in a new chat; the settings this test replaces
+    // come back at its end, for the next test that takes the page.
+    const page = await openAgentChat(session, { reuse: true, panel: false });
+    const { pageErrors } = stPageOf(page);
+    const saved = await page.evaluate(() => JSON.stringify(SillyTavern!.getContext().extensionSettings.tavern_agent ?? null));
+    t.after(() =>
+        page
+            .evaluate((json) => {
+                const settings = SillyTavern!.getContext().extensionSettings as Record<string, unknown>;
+                const value: unknown = JSON.parse(json);
+                if (value === null) delete settings.tavern_agent;
+                else settings.tavern_agent = value;
+            }, saved)
+            .catch(() => undefined), // a page that closed has nothing to put back
+    );
     await page.evaluate((scout) => {
         SillyTavern!.getContext().extensionSettings.tavern_agent = { profiles: { scout } };
     }, { ...LORE_KEEPER_PROFILE, id: 'scout', displayName: 'Scout' });
-    await slash(page, '/newchat');
-    await slash(page, '/agent on');
     await page.click('#tavern_agent_button .drawer-icon');
     await openPipeline(page);
     await page.locator('#tavern_agent_pipeline_add option[value="scout"]').waitFor({ state: 'attached' });
@@ -133,14 +143,11 @@ test('a change naming a profile that is gone is refused: the panel says why, and
     await waitForPipeline(page, { before: null, reply: 'agent', after: ['memory-keeper'] });
     assert.equal(await error.count(), 0, 'the next change that works clears the refusal');
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test("the profile editor's brief fields: depth, role and replan-on-swipe, checked like the other fields", async () => {
-    const { page, pageErrors } = await session.open();
-    await waitForExtension(page);
-    await openCharacter(page);
-    await page.click('#tavern_agent_button .drawer-icon');
+    const page = await openAgentChat(session, { reuse: true });
+    const { pageErrors } = stPageOf(page);
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="director"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-form"]')?.getAttribute('data-profile-id') === 'director');
@@ -168,7 +175,6 @@ test("the profile editor's brief fields: depth, role and replan-on-swipe, checke
     assert.equal(await fieldError.count(), 0, 'the error is gone');
     assert.deepEqual(await stored(), { depth: 4, role: 'user', replanOnSwipe: true });
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 // ── a turn, seeded by importing its runs' exports ──

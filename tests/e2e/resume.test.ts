@@ -2,12 +2,11 @@
 // journal (one reply, no confirmed call replayed, the cut model call sent again); on a plain-HTTP origin
 // without Web Locks, a second tab that opens, reloads and tries to start a run never disturbs the live run
 // of the first, which completes.
-import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, openCharacter, waitForSillyTavernReady } from '../harness/browser';
-import { call, calls, chatLines, openAgentChat, toolMessages } from '../harness/agent';
+import { call, calls, chatLines, openAgentChat, openSectionUntilShown, toolMessages } from '../harness/agent';
 import type { MockTurn } from '../harness/mock-model';
 import { journalTypes } from '../harness/stored-runs';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
@@ -48,7 +47,9 @@ async function startTurn(page: Page, text: string): Promise<void> {
 }
 
 test('a run cut off by a reload is interrupted; /agent resume continues it with one reply, nothing replayed', async () => {
-    const page = await openAgentChat(session);
+    // Takes the last test's page again (a page load is seconds of CPU) and reloads it to cut the run; the next
+    // tests do the same: each keeps to its own chat, the newest of the character.
+    const page = await openAgentChat(session, { reuse: true });
     session.mock.enqueue(
         calls(call('workspace_write_file', { path: 'output/main.md', content: 'The hearth crackles; Seraphina smiles.' })),
         calls(call('workspace_commit', { path: 'output/main.md' })),
@@ -72,7 +73,7 @@ test('a run cut off by a reload is interrupted; /agent resume continues it with 
     await waitForStatus(page, (s) => s.run?.state === 'interrupted');
     assert.deepEqual((await status(page)).run, { runId, state: 'interrupted' });
     // The panel's history shows it interrupted; its header offers Resume.
-    await page.click('.tavern-agent__history > summary');
+    await openSectionUntilShown(page, '.tavern-agent__history', `[data-history-run="${runId}"]`);
     await page.locator(`[data-history-run="${runId}"][data-state="interrupted"]`).waitFor({ timeout: 15_000 }).catch(async (error: unknown) => {
         throw new Error(`${String(error)}: ${await page.evaluate(() => JSON.stringify([...document.querySelectorAll('.tavern-agent__history-item')].map((e) => [e.getAttribute('data-history-run'), e.getAttribute('data-state')]).concat([[document.querySelector('.tavern-agent__history')?.textContent?.slice(0, 300) ?? '', '']])))}`);
     });
@@ -101,11 +102,10 @@ test('a run cut off by a reload is interrupted; /agent resume continues it with 
     assert.ok(types.includes('run-resume'));
     assert.equal(types.at(-1), 'run-state');
     assert.equal((await status(page)).run, null);
-    await closePage(page);
 });
 
 test("the user edits the reply of a run cut off by a reload: the resumed run's commit is refused with their text, which stays", async () => {
-    const page = await openAgentChat(session, { panel: false });
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     session.mock.enqueue(
         calls(call('workspace_write_file', { path: 'output/main.md', content: 'The kettle sings.' }), call('workspace_commit', {})),
         { ...calls(call('workspace_write_file', { path: 'output/main.md', content: 'The kettle sings louder.' })), delayMs: 60_000 },
@@ -135,7 +135,6 @@ test("the user edits the reply of a run cut off by a reload: the resumed run's c
     assert.equal(outcome.state, 'completed');
     assert.match(toolMessages(session.mock.generations()[1]!).at(-1)!.content, /^ERROR workspace\.commit_conflict:/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'I made the tea myself.', "the user's edit wins");
-    await closePage(page);
 });
 
 /** A browser where lan.test is this machine: a page there is not a secure context (no Web Locks). */
@@ -213,7 +212,7 @@ test('two tabs on plain HTTP without Web Locks: tab A\'s live run completes whil
 });
 
 test('a worker that dies mid-run: SillyTavern stops generating, the run is interrupted, and it resumes', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     session.mock.enqueue(
         calls(call('workspace_write_file', { path: 'output/main.md', content: 'Still standing after the crash.' })),
         // The worker dies while this call is in flight.
@@ -235,5 +234,4 @@ test('a worker that dies mid-run: SillyTavern stops generating, the run is inter
     const outcome = JSON.parse(await slash(page, '/agent resume')) as { state: string; runId: string };
     assert.equal(outcome.state, 'completed');
     assert.deepEqual((await chatLines(page)).filter((line) => line.runId === outcome.runId).map((line) => line.mes), ['Still standing after the crash.']);
-    await closePage(page);
 });

@@ -2,7 +2,6 @@
 // delegated (its finished child is not asked again), a scripted run (its prompt is still there), a guided run
 // (the note the model saw is still there, and /agent guide reaches the resumed run); and each sub-agent sees
 // the skills of its own profile.
-import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -22,6 +21,9 @@ before(async () => {
 after(async () => {
     await session?.close();
 });
+
+// Each test takes the last one's page again (a page load is seconds of CPU): it reloads that page to cut its
+// run, and keeps to its own chat; only the last test installs skills and changes a profile.
 
 /** Long enough that the reload always comes first. */
 const NEVER = 120_000;
@@ -69,7 +71,7 @@ async function startResume(page: Page, runId: string): Promise<() => Promise<{ s
 }
 
 test('a reload cuts a run that delegated two tasks while one child is mid-request; Resume finishes it with one reply, the finished child not asked again', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     const RESEARCH = 'RESEARCH-TASK: where is the lantern?';
     const REVIEW = 'REVIEW-TASK: is the tone right?';
     session.mock.route({ when: isParent, turns: [calls(call('agent_delegate', { agentId: 'researcher', task: { objective: RESEARCH } }), call('agent_delegate', { agentId: 'editor', task: { objective: REVIEW } }), call('agent_await', { mode: 'allCompleted' }))] });
@@ -97,11 +99,10 @@ test('a reload cuts a run that delegated two tasks while one child is mid-reques
     assert.ok(mentions(parentAfter[0]!, 'Under the old bridge.') && mentions(parentAfter[0]!, 'The tone is right.'), 'the parent gets both results');
     const replies = (await chatLines(page)).filter((line) => line.runId === runId);
     assert.deepEqual(replies.map((line) => line.mes), ['It is under the old bridge.'], 'one reply');
-    await closePage(page);
 });
 
 test('a reload during a TavernAgent.run with a script prompt: after Resume, the next request still carries the prompt', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     const PROMPT = 'SCRIPT-PROMPT: list the places the chat names.';
     session.mock.enqueue(calls(call('workspace_list_files', {})), { delayMs: NEVER, ...calls(call('workspace_finish', {})) });
     await page.evaluate((prompt) => void globalThis.TavernAgent!.run({ prompt, background: true }).catch(() => undefined), PROMPT);
@@ -117,11 +118,10 @@ test('a reload during a TavernAgent.run with a script prompt: after Resume, the 
     assert.ok(resent && mentions(resent, PROMPT), 'the script prompt is in the request after the resume');
     const messages = resent.body.messages as Array<{ role: string; content: unknown }>;
     assert.ok(messages.some((m) => m.role === 'user' && String(m.content).includes(PROMPT)));
-    await closePage(page);
 });
 
 test('a reload after the model was sent a guidance note: after Resume the note is still in the request, and /agent guide reaches the resumed run', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     const FIRST = 'GUIDE-ONE: mention the owl.';
     const SECOND = 'GUIDE-TWO: keep it short.';
     session.mock.enqueue(calls(call('workspace_list_files', {})), { delayMs: 3_000, ...calls(call('workspace_list_files', {})) }, { delayMs: NEVER, ...calls(call('workspace_finish', {})) });
@@ -143,11 +143,10 @@ test('a reload after the model was sent a guidance note: after Resume the note i
     assert.equal((await resumed()).state, 'completed');
     const last = session.mock.generations().at(-1)!;
     assert.ok(mentions(last, SECOND), 'guidance sent during the resumed run reaches the model');
-    await closePage(page);
 });
 
 test('a researcher whose profile denies a skill cannot read it when the writer delegates; a skill of its own profile scope is listed for it', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     const researcher: Profile = { ...RESEARCHER_PROFILE, skills: { ...RESEARCHER_PROFILE.skills, deny: ['house-style'] } };
     await page.evaluate((profile) => {
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> }>;
@@ -171,5 +170,4 @@ test('a researcher whose profile denies a skill cannot read it when the writer d
     const childSecond = session.mock.generations().filter(isChild(OBJECTIVE))[1]!;
     assert.ok(mentions(childSecond, 'map-lore'), "the researcher's own profile-scope skill is listed for it");
     assert.ok(mentions(childSecond, 'skill.not_visible'), 'the skill its profile denies cannot be read');
-    await closePage(page);
 });
