@@ -21,9 +21,12 @@ after(async () => {
     await session?.close();
 });
 
-/** A new chat with Seraphina, Agent Mode on and the panel open, the demo model answering (openAgentChat resets the mock). */
+/**
+ * A new chat with Seraphina, Agent Mode on and the panel open, the demo model answering (openAgentChat resets the
+ * mock). On the last test's page (a page load is seconds of CPU): each test plays in its own chat.
+ */
 async function demoChat(): Promise<Page> {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     session.mock.setResponder((request) => demoResponder(request, 0));
     return page;
 }

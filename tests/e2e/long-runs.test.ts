@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
-import { agentOn, call, calls, chatLines, openAgentChat } from '../harness/agent';
+import { agentOn, call, calls, chatLines, openAgentChat, restoreSettingsAfter } from '../harness/agent';
 import type { RecordedRequest } from '../harness/mock-model';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
@@ -28,24 +28,11 @@ after(async () => {
  * one before comes back: the next test takes this page again.
  */
 async function useWriter(t: TestContext, page: Page, profile: Profile): Promise<void> {
-    const previous = await page.evaluate((p) => {
+    await restoreSettingsAfter(t, page);
+    await page.evaluate((p) => {
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles: Record<string, unknown> }>;
-        const before = settings.tavern_agent?.profiles?.[p.id] ?? null;
         settings.tavern_agent = { ...(settings.tavern_agent ?? {}), profiles: { ...(settings.tavern_agent?.profiles ?? {}), [p.id]: p } };
-        return before;
     }, profile);
-    t.after(() =>
-        page
-            .evaluate(
-                ({ id, before }) => {
-                    const profiles = (SillyTavern!.getContext().extensionSettings as Record<string, { profiles: Record<string, unknown> }>).tavern_agent!.profiles;
-                    if (before === null) delete profiles[id];
-                    else profiles[id] = before;
-                },
-                { id: profile.id, before: previous },
-            )
-            .catch(() => undefined), // a page that closed has nothing to put back
-    );
 }
 
 function messagesOf(request: RecordedRequest): Array<{ role: string; content: unknown }> {
@@ -170,8 +157,9 @@ test('a run that hit its budget continues with 5 more rounds and commits again i
     assert.equal(session.mock.generations().length, 3, 'nothing was sent after the refusal');
 });
 
-test("the profile editor sets a profile's prices and compaction; emptied prices are null again", async () => {
+test("the profile editor sets a profile's prices and compaction; emptied prices are null again", async (t) => {
     const page = await openAgentChat(session, { reuse: true });
+    await restoreSettingsAfter(t, page, { save: true }); // Save stores the writer on the server: put back
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="writer"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-form"]')?.getAttribute('data-profile-id') === 'writer');

@@ -101,7 +101,7 @@ async function waitForDone(page: Page, done: number, state?: string): Promise<vo
 }
 
 test('/agent memory build on a 200-message chat: 5 chunk runs, a reload after chunk 2 then Resume runs 3–5 only, the messages unchanged, and the seed starts the next run', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     await fillChat(page);
     const before = await storedMessages(page);
     assert.equal(before.length, MESSAGES);
@@ -173,11 +173,11 @@ test('/agent memory build on a 200-message chat: 5 chunk runs, a reload after ch
     await sendMessage(page, 'Do you remember?');
     await page.waitForFunction(() => document.body.dataset.generating === undefined && !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
     assert.match(systemOf(session.mock.generations()[0]!), /Memory up to chunk 5\./);
-    await closePage(page);
+    // The next test takes this page again (a page load is seconds of CPU): a memory build is its chat's own.
 });
 
 test('/agent memory build lore: each chunk also runs the lore keeper, whose proposal waits in the panel for review, and the chat is unchanged', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     await fillChat(page, CHUNK);
     const before = await storedMessages(page);
     session.mock.reset();

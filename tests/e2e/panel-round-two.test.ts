@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { agentOn, call, calls, gate, openAgentChat } from '../harness/agent';
-import { openCharacter, saveSettingsNow, waitForSillyTavernReady } from '../harness/browser';
+import { agentOn, call, calls, gate, openAgentChat, restoreSettingsAfter } from '../harness/agent';
+import { openCharacter, waitForSillyTavernReady } from '../harness/browser';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 const images = path.join(REPO_ROOT, 'docs/images');
@@ -227,18 +227,7 @@ test('the profile editor: Saved. at the Save button, errors in words, the defaul
     // The last test's page again (a page load is seconds of CPU). Saving changes the writer for the whole page and
     // on the server: it is put back at the end, for the tests after this one.
     const page = await openAgentChat(session, { reuse: true });
-    const writer = await page.evaluate(() => JSON.stringify((SillyTavern!.getContext().extensionSettings.tavern_agent as { profiles?: Record<string, unknown> } | undefined)?.profiles?.writer ?? null));
-    t.after(async () => {
-        await page
-            .evaluate((json) => {
-                const profiles = (SillyTavern!.getContext().extensionSettings.tavern_agent as { profiles: Record<string, unknown> }).profiles;
-                const value: unknown = JSON.parse(json);
-                if (value === null) delete profiles.writer;
-                else profiles.writer = value;
-            }, writer)
-            .then(() => saveSettingsNow(page))
-            .catch(() => undefined); // a page that closed has nothing to put back
-    });
+    await restoreSettingsAfter(t, page, { save: true });
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="writer"]');
     await page.locator('[data-testid="profile-form"][data-profile-id="writer"]').waitFor();

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { LORE_KEEPER_PROFILE } from '../../src/contract/profile';
-import { openAgentChat, openInLanguage } from '../harness/agent';
+import { openAgentChat, openInLanguage, restoreSettingsAfter } from '../harness/agent';
 import { openCharacter, stPageOf } from '../harness/browser';
 import { REPO_ROOT, slash, startTavernSession, type TavernSession } from '../harness/tavern';
 
@@ -109,17 +109,7 @@ test('a change naming a profile that is gone is refused: the panel says why, and
     // come back at its end, for the next test that takes the page.
     const page = await openAgentChat(session, { reuse: true, panel: false });
     const { pageErrors } = stPageOf(page);
-    const saved = await page.evaluate(() => JSON.stringify(SillyTavern!.getContext().extensionSettings.tavern_agent ?? null));
-    t.after(() =>
-        page
-            .evaluate((json) => {
-                const settings = SillyTavern!.getContext().extensionSettings as Record<string, unknown>;
-                const value: unknown = JSON.parse(json);
-                if (value === null) delete settings.tavern_agent;
-                else settings.tavern_agent = value;
-            }, saved)
-            .catch(() => undefined), // a page that closed has nothing to put back
-    );
+    await restoreSettingsAfter(t, page);
     await page.evaluate((scout) => {
         SillyTavern!.getContext().extensionSettings.tavern_agent = { profiles: { scout } };
     }, { ...LORE_KEEPER_PROFILE, id: 'scout', displayName: 'Scout' });

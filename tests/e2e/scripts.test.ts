@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { WRITER_PROFILE } from '../../src/contract/profile';
-import { agentOn, call, calls, offeredTools, toolMessages } from '../harness/agent';
+import { agentOn, call, calls, offeredTools, openAgentChat, restoreSettingsAfter, toolMessages } from '../harness/agent';
 import { openCharacter, sendMessage } from '../harness/browser';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import { cardJson, importCard, offered, OFFER } from '../fixtures/cards';
@@ -105,9 +105,8 @@ test("a card's skill script runs: the model gets its JSON result, and the file i
 });
 
 test('script_run tallies 50 searches of a 2,000-message chat in one model round; a program that writes gets a coded error', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
-    await openCharacter(page);
+    // A page the next test takes again (a page load is seconds of CPU).
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     await page.evaluate(() => SillyTavern!.getContext().openCharacterChat('Big chat'));
     await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 2000, undefined, { timeout: 30_000 });
     await agentOn(page);
@@ -132,14 +131,11 @@ return tally;`;
     assert.equal(tally.lantern, 4, 'the four silver lanterns the visible chat holds');
     assert.ok(tally.stars! > 10);
     assert.equal(toolMessages(requests[2]!).at(-1)!.content, 'Program result:\n"tool.not_allowed"');
-    await closePage(page);
 });
 
-test("a profile with scripts off is offered neither script tool", async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
-    await openCharacter(page);
-    await slash(page, '/newchat');
+test("a profile with scripts off is offered neither script tool", async (t) => {
+    const page = await openAgentChat(session, { reuse: true, panel: false });
+    await restoreSettingsAfter(t, page);
     await page.evaluate((profile) => {
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> }>;
         settings.tavern_agent = { ...settings.tavern_agent, profiles: { ...(settings.tavern_agent?.profiles ?? {}), [profile.id]: profile } };
@@ -152,5 +148,4 @@ test("a profile with scripts off is offered neither script tool", async () => {
     const tools = offeredTools(session.mock.generations()[0]!);
     assert.ok(tools.includes('skill_read'));
     assert.ok(!tools.includes('skill_run_script') && !tools.includes('script_run'), tools.join(', '));
-    await closePage(page);
 });

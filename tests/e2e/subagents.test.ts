@@ -1,14 +1,13 @@
-import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { RESEARCHER_PROFILE } from '../../src/contract/profile';
-import { call, calls, chatLines, offeredTools, openAgentChat, toolMessages } from '../harness/agent';
-import { openCharacter, sendMessage } from '../harness/browser';
+import { call, calls, chatLines, offeredTools, openAgentChat, restoreSettingsAfter, toolMessages } from '../harness/agent';
+import { sendMessage, stPageOf } from '../harness/browser';
 import type { MockTurn, RecordedRequest } from '../harness/mock-model';
-import { REPO_ROOT, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { REPO_ROOT, startTavernSession, type TavernSession } from '../harness/tavern';
 import { subagentRunExport } from '../fixtures/subagent-run';
 
 /**
@@ -107,10 +106,10 @@ async function shoot(page: Page, viewport: { width: number; height: number }, fi
 }
 
 test('an imported run shows each task nested under its delegate call, with its result, and counts them in the header', async () => {
-    const { page, pageErrors } = await session.open(DESKTOP);
-    await waitForExtension(page);
-    await openCharacter(page);
-    await page.click('#tavern_agent_button .drawer-icon');
+    // The tests here take the last one's page again (a page load is seconds of CPU): each keeps to its own chat,
+    // or puts back the settings it changes.
+    const page = await openAgentChat(session, { reuse: true, viewport: DESKTOP });
+    const { pageErrors } = stPageOf(page);
     const exported = subagentRunExport();
     await page.setInputFiles('#tavern_agent_run_import', { name: 'subagents.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
     await page.locator('.tavern-agent__run[data-source="imported"][data-run-state="completed"]').waitFor();
@@ -147,14 +146,11 @@ test('an imported run shows each task nested under its delegate call, with its r
     await shoot(page, DESKTOP, path.join(artifacts, 'subagents-imported-desktop.png'));
     await shoot(page, PHONE, path.join(artifacts, 'subagents-imported-phone.png'));
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('the profile editor flags an allowed caller that names no profile', async () => {
-    const { page } = await session.open(DESKTOP);
-    await waitForExtension(page);
-    await openCharacter(page);
-    await page.click('#tavern_agent_button .drawer-icon');
+    // Nothing is saved: the form's changes go with the panel.
+    const page = await openAgentChat(session, { reuse: true, viewport: DESKTOP });
     await page.click('#tavern_agent_profiles > summary');
     await page.click('[data-testid="profile-list"] [data-profile-id="researcher"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="profile-form"]')?.getAttribute('data-profile-id') === 'researcher');
@@ -174,7 +170,6 @@ test('the profile editor flags an allowed caller that names no profile', async (
     const canDelegate = page.locator('[data-field="delegation.canDelegate"] input');
     if (!(await canDelegate.isChecked())) await canDelegate.check();
     assert.match(await page.locator('[data-testid="delegation-targets"]').innerText(), /Researcher \(researcher\).*Editor \(editor\)/);
-    await closePage(page);
 });
 
 test('the writer delegates to the researcher and the editor in one turn: both work at once, the await returns both, one reply', async () => {
@@ -246,8 +241,9 @@ test('the writer delegates to the researcher and the editor in one turn: both wo
     assert.equal(await page.locator('.tavern-agent__run .tavern-agent__task[data-task-status="completed"]').count(), 2);
 });
 
-test('a child that never calls task_return fails its task, and the parent still commits', async () => {
-    const page = await openAgentChat(session); // not reused: it changes the researcher profile
+test('a child that never calls task_return fails its task, and the parent still commits', async (t) => {
+    const page = await openAgentChat(session, { reuse: true });
+    await restoreSettingsAfter(t, page); // it changes the researcher profile
     // A researcher with a budget of 2 rounds, so running out of it is quick.
     await page.evaluate((p) => {
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles: Record<string, unknown> }>;
@@ -267,7 +263,6 @@ test('a child that never calls task_return fails its task, and the parent still 
     assert.equal(await researcher.getAttribute('data-task-status'), 'failed');
     await researcher.locator('.tavern-agent__task-toggle').click();
     await researcher.locator('[data-testid="task-reason"]').waitFor();
-    await closePage(page);
 });
 
 test('Stop while children work aborts every request in flight, commits nothing, and cancels all tasks', async () => {

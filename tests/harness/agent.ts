@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { MockToolCall, MockTurn, RecordedRequest } from './mock-model';
-import { DEFAULT_VIEWPORT, openCharacter, stPageOf, waitForSillyTavernReady } from './browser';
+import { DEFAULT_VIEWPORT, openCharacter, saveSettingsNow, stPageOf, waitForSillyTavernReady } from './browser';
 import { closePage, timesTaken } from './recycled-pages';
 import { slash, waitForExtension, type TavernSession } from './tavern';
 
@@ -167,6 +168,32 @@ export async function openAgentChat(session: TavernSession, opts: { panel?: bool
     session.mock.reset();
     if (opts.reuse) reusablePages.set(session, { page, timesTaken: timesTaken(page) });
     return page;
+}
+
+/**
+ * Puts the page's extension settings under `key` back, when the test ends, as they are now: for a test that
+ * changes settings on a page the next test takes again. With `save`, they are saved to the server too (for a
+ * test whose change SillyTavern saved there, as the profile editor's Save does).
+ */
+export async function restoreSettingsAfter(t: TestContext, page: Page, opts: { key?: string; save?: boolean } = {}): Promise<void> {
+    const key = opts.key ?? 'tavern_agent';
+    const saved = await page.evaluate((name) => JSON.stringify(SillyTavern!.getContext().extensionSettings[name] ?? null), key);
+    t.after(async () => {
+        try {
+            await page.evaluate(
+                ({ name, json }) => {
+                    const settings = SillyTavern!.getContext().extensionSettings;
+                    const value: unknown = JSON.parse(json);
+                    if (value === null) delete settings[name];
+                    else settings[name] = value;
+                },
+                { name: key, json: saved },
+            );
+            if (opts.save) await saveSettingsNow(page);
+        } catch {
+            // A page that closed or navigated away has nothing to put back.
+        }
+    });
 }
 
 async function freshPage(session: TavernSession, previous: Page | undefined, viewport: Viewport): Promise<Page> {
