@@ -1,18 +1,31 @@
-import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openCharacter, sendMessage } from '../harness/browser';
-import { agentOn, call, calls, chatLines, toolMessages } from '../harness/agent';
-import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { sendMessage } from '../harness/browser';
+import { agentOn, call, calls, chatLines, openAgentChat, toolMessages } from '../harness/agent';
+import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
 import { bigBilingualChat, writeChatFile } from '../fixtures/chat-files';
 
 let session: TavernSession;
 
+/** The group chat of the last test: written before the first page loads, which reads the groups. */
+const GROUP_ID = '1764400000000';
+
 before(async () => {
     session = await startTavernSession();
-    writeChatFile(path.join(session.st.userDir, 'chats', 'default_Seraphina', 'Big chat.jsonl'), bigBilingualChat());
+    const userDir = session.st.userDir;
+    writeChatFile(path.join(userDir, 'chats', 'default_Seraphina', 'Big chat.jsonl'), bigBilingualChat());
+    mkdirSync(path.join(userDir, 'groups'), { recursive: true });
+    writeFileSync(
+        path.join(userDir, 'groups', `${GROUP_ID}.json`),
+        JSON.stringify({ id: GROUP_ID, name: 'Fellowship', members: ['default_Seraphina.png'], disabled_members: [], chat_id: GROUP_ID, chats: [GROUP_ID], activation_strategy: 0, generation_mode: 0, allow_self_responses: false, auto_mode_delay: 5, fav: false }),
+    );
+    writeChatFile(path.join(userDir, 'group chats', `${GROUP_ID}.jsonl`), [
+        { name: 'Seraphina', is_user: false, mes: 'Welcome, travellers.' },
+        { name: 'Aria', is_user: false, mes: 'I carry the copper key.' },
+        { name: 'Tester', is_user: true, mes: 'Who has the key?' },
+    ]);
 });
 
 after(async () => {
@@ -28,10 +41,11 @@ function hitIndexes(result: string): number[] {
     return [...result.matchAll(/ref chat:current#(\d+)/g)].map((m) => Number(m[1]));
 }
 
+// Every test takes the last test's page again (a page load is seconds of CPU): each keeps to its own chat, and
+// the lorebook one makes is that chat's own.
+
 test('chat.search and chat.read_messages over a 2,000-message bilingual chat', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
-    await openCharacter(page);
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     await page.evaluate(() => SillyTavern!.getContext().openCharacterChat('Big chat'));
     await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 2000, undefined, { timeout: 30_000 });
     await agentOn(page);
@@ -89,17 +103,10 @@ test('chat.search and chat.read_messages over a 2,000-message bilingual chat', a
     assert.doesNotMatch(reads[5]!, /x{51}/);
     assert.match(reads[6]!, /^ERROR chat\.invalid_range:/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done reading.');
-    await closePage(page);
 });
 
 test('a message added after the run started is not visible to it, nor is its own commit', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
-    await openCharacter(page);
-    await slash(page, '/newchat');
-    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
-    await agentOn(page);
-    session.mock.reset();
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     session.mock.enqueue(
         { delayMs: 1500, toolCalls: [call('workspace_write_file', { path: 'output/main.md', content: 'A unicorn? I saw nothing.' })] },
         calls(call('workspace_commit', {})),
@@ -118,15 +125,10 @@ test('a message added after the run started is not visible to it, nor is its own
     const lines = await chatLines(page);
     assert.ok(lines.some((m) => m.mes.includes('A unicorn walks past.')));
     assert.equal(lines.at(-1)!.mes, 'A unicorn? I saw nothing.');
-    await closePage(page);
 });
 
 test('worldinfo.read_activated lists exactly this turn\'s activated entries and reads them', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
-    await openCharacter(page);
-    await slash(page, '/newchat');
-    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     const book = await slash(page, '/getchatbook');
     assert.ok(book, 'a chat lorebook was created');
     const dragon = await slash(page, `/createentry file="${book}" key=dragon Dragons sleep under the northern mountains.`);
@@ -134,7 +136,6 @@ test('worldinfo.read_activated lists exactly this turn\'s activated entries and 
     const rule = await slash(page, `/createentry file="${book}" key=unused The forest remembers every footstep.`);
     await slash(page, `/setentryfield file="${book}" uid=${rule} field=constant true`);
     await slash(page, `/setentryfield file="${book}" uid=${dragon} field=comment Dragons`);
-    await agentOn(page);
     session.mock.reset();
     session.mock.enqueue(
         calls(call('worldinfo_read_activated', {})),
@@ -159,28 +160,14 @@ test('worldinfo.read_activated lists exactly this turn\'s activated entries and 
     assert.match(notActive!, /^ERROR worldinfo\.entry_not_found:/);
     // The same entries reached SillyTavern's own prompt for this turn (the run's starting context).
     assert.match(JSON.stringify(session.mock.generations()[0]!.body), /Dragons sleep under the northern mountains/);
-    await closePage(page);
 });
 
 test('in a group chat the tools work and hits carry their speaker\'s name', async () => {
-    const groupId = '1764400000000';
-    const userDir = session.st.userDir;
-    mkdirSync(path.join(userDir, 'groups'), { recursive: true });
-    writeFileSync(
-        path.join(userDir, 'groups', `${groupId}.json`),
-        JSON.stringify({ id: groupId, name: 'Fellowship', members: ['default_Seraphina.png'], disabled_members: [], chat_id: groupId, chats: [groupId], activation_strategy: 0, generation_mode: 0, allow_self_responses: false, auto_mode_delay: 5, fav: false }),
-    );
-    writeChatFile(path.join(userDir, 'group chats', `${groupId}.jsonl`), [
-        { name: 'Seraphina', is_user: false, mes: 'Welcome, travellers.' },
-        { name: 'Aria', is_user: false, mes: 'I carry the copper key.' },
-        { name: 'Tester', is_user: true, mes: 'Who has the key?' },
-    ]);
-    const { page } = await session.open();
-    await waitForExtension(page);
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     await page.evaluate(async (id) => {
         const groups = (await import(/* webpackIgnore: true */ '/scripts/group-chats.js' as string)) as { openGroupById(id: string): Promise<unknown> };
         await groups.openGroupById(id);
-    }, groupId);
+    }, GROUP_ID);
     await page.waitForFunction(() => Boolean(SillyTavern!.getContext().groupId) && SillyTavern!.getContext().chat.length === 3, undefined, { timeout: 20_000 });
     await agentOn(page);
     session.mock.reset();
@@ -194,5 +181,4 @@ test('in a group chat the tools work and hits carry their speaker\'s name', asyn
     const lines = await chatLines(page);
     assert.equal(lines.at(-1)!.mes, 'Aria has it.');
     assert.equal(lines.at(-1)!.name, 'Seraphina', 'the group member who was speaking got the reply');
-    await closePage(page);
 });

@@ -2,12 +2,11 @@
 // lorebooks, and lore edits the user reviews in the panel, in a real SillyTavern; accepting them safely
 // (issue 39 §7): regular-expression keys, an entry changed since the run began, two tabs.
 // Run: npm test -- tests/e2e/lore.test.ts
-import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { openCharacter, sendMessage, waitForSillyTavernReady } from '../harness/browser';
 import { call, calls, openAgentChat, toolMessages } from '../harness/agent';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
@@ -66,8 +65,13 @@ function chatBook(page: Page): Promise<string | null> {
 
 let eldoria: { river: number; bridge: number; ferry: number; hidden: number };
 
+// Every test takes the last test's page again (a page load is seconds of CPU), each in its own chat. The two
+// books the first test makes global stay global for the tests after it, as they did before: SillyTavern saves
+// its global selection to the server, which a fresh page loads (the second test's proposal on Eldoria needs it
+// in scope).
+
 test('worldinfo.search finds lore not activated this turn by content and key, marks the activated, never a disabled entry; worldinfo.read reads it; Chinese works', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     const [river, bridge, ferry, hidden] = await makeBook(page, 'Eldoria', [
         { key: 'Silverrun', content: 'The Silverrun river flows east past the old mill.' },
         { key: 'bridge', content: 'A stone bridge crosses the river near the mill. Boats are moored below it.' },
@@ -105,11 +109,10 @@ test('worldinfo.search finds lore not activated this turn by content and key, ma
     const [read, notFound] = toolMessages(session.mock.generations()[2]!).slice(-2).map((m) => m.content);
     assert.match(read!, /A stone bridge crosses the river near the mill\. Boats are moored below it\./);
     assert.match(notFound!, /^ERROR worldinfo\.entry_not_found:/, 'a disabled entry cannot be read either');
-    await closePage(page);
 });
 
 test('lore proposals: nothing changes until Accept; Accept writes the chat lorebook (created and bound), Discard writes nothing; the next run sees the entry', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     assert.equal(await chatBook(page), null, 'a new chat has no lorebook of its own');
     const eldoriaBefore = await loadBook(page, 'Eldoria');
     session.mock.enqueue(
@@ -169,11 +172,10 @@ test('lore proposals: nothing changes until Accept; Accept writes the chat loreb
     const listing = toolMessages(session.mock.generations()[1]!)[0]!.content;
     assert.match(listing, new RegExp(`worldinfo:${book!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#${mill!.uid}\\b`));
     assert.match(JSON.stringify(session.mock.generations()[0]!.body), /only its wheel remains/);
-    await closePage(page);
 });
 
 test('proposals show while the run works, and a decision made then is journaled in the live run', async () => {
-    const page = await openAgentChat(session);
+    const page = await openAgentChat(session, { reuse: true });
     session.mock.enqueue(
         calls(call('worldinfo_propose', { title: 'Storm', keys: ['storm'], content: 'A storm gathers over the Silverrun.' })),
         // A long model turn: the run is still going while the user reviews the proposal; Stop ends it.
@@ -192,7 +194,6 @@ test('proposals show while the run works, and a decision made then is journaled 
     assert.equal(await chatBook(page), null, 'nothing written');
     await page.click('#mes_stop');
     await runEnded(page);
-    await closePage(page);
 });
 
 /** The chat's own lorebook, made and bound now (SillyTavern's /getchatbook), saved at once with one entry per `entries`; their uids. */
@@ -284,7 +285,8 @@ test('an entry changed since the run began: Accept writes nothing and shows the 
 });
 
 test('two tabs accepting the same proposal: one writes it to the lorebook, exactly once; the other says so and writes nothing', async () => {
-    const a = await openAgentChat(session);
+    // Tab A takes the last test's page again; tab B is opened beside it, in its context, and closed at the end.
+    const a = await openAgentChat(session, { reuse: true });
     const { book } = await chatBookWith(a, []);
     session.mock.enqueue(
         calls(
@@ -308,11 +310,13 @@ test('two tabs accepting the same proposal: one writes it to the lorebook, exact
 
     // Every save of the chat's lorebook, from either tab.
     const writes: string[] = [];
-    for (const [tab, page] of [['A', a], ['B', b]] as const) {
-        page.on('request', (request) => {
+    const watchers = ([['A', a], ['B', b]] as const).map(([tab, page]) => {
+        const watch = (request: Request) => {
             if (request.method() === 'POST' && request.url().endsWith('/api/worldinfo/edit') && (JSON.parse(request.postData() ?? '{}') as { name?: string }).name === book) writes.push(tab);
-        });
-    }
+        };
+        page.on('request', watch);
+        return () => page.off('request', watch);
+    });
     const item = (page: Page, title: string) => page.locator('.tavern-agent__lore-proposal', { hasText: title });
     for (const page of [a, b]) await item(page, 'Lighthouse').locator('[data-action="accept"]').waitFor();
 
@@ -355,5 +359,7 @@ test('two tabs accepting the same proposal: one writes it to the lorebook, exact
         return events.filter((event) => event.type === 'lore-decide').length;
     });
     assert.equal(decisions, 2, 'one decision per proposal in the journal');
-    await closePage(a);
+    // Tab A stays for a later test: its listener goes, and tab B closes.
+    for (const stop of watchers) stop();
+    await b.close();
 });

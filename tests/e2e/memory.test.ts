@@ -136,11 +136,14 @@ function shownResult(request: number, name: string): string {
 // The first three tests follow one chat across two devices, in order: A writes the memory, B reads it and
 // adds to it, then B swipes. Each sets up what the next needs before asserting, so a failure in one still
 // lets the next say what it sees.
+//
+// Device A is the page the tests that need no other device take again (a page load is seconds of CPU): each
+// works in its own new chat. "Another device" is always a page of its own, with fresh storage.
 let chatId = '';
 let deviceB: Page | undefined;
 
 test('device A: a run that writes persist/notes.md leaves it in the extra of the message it committed, in the saved chat too', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     chatId = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
     session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/notes.md', content: 'The bridge fell.' })), reply('I will remember the bridge.'));
     await sendMessage(page, 'Remember: the bridge fell.');
@@ -159,7 +162,6 @@ test('device A: a run that writes persist/notes.md leaves it in the extra of the
     const saved = savedChat(chatId).at(-1)!;
     assert.equal(saved.mes, 'I will remember the bridge.');
     assert.deepEqual(saved.extra?.tavern_agent, last.marker, "the chat file on the server carries the memory");
-    await closePage(page);
 });
 
 test('device B (fresh IndexedDB): the next run in the same chat reads the memory A wrote', async () => {
@@ -221,7 +223,8 @@ test('device B: a run appends to the memory; a swipe of that reply starts from t
 });
 
 test('a memory over 256 KB: the run commits, a warning is shown, the message carries no memory, and the next run here still reads it', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    // Device A again, in a new chat: the memory kept in this browser is this chat's.
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     const ending = 'END-OF-THE-LEDGER';
     const big = 'x'.repeat(300_000 - ending.length) + ending;
     // Every warning toast shown from now on, with its text (toasts fade, so they are caught as they appear).
@@ -229,13 +232,16 @@ test('a memory over 256 KB: the run commits, a warning is shown, the message car
         const seen: string[] = [];
         const counted = new WeakSet<Element>(); // a toast added with its new container is reported twice
         (globalThis as { memoryTestWarnings?: string[] }).memoryTestWarnings = seen;
-        new MutationObserver(() => {
+        const observer = new MutationObserver(() => {
             for (const toast of document.querySelectorAll('#toast-container .toast-warning')) {
                 if (counted.has(toast)) continue;
                 counted.add(toast);
                 seen.push(toast.textContent ?? '');
             }
-        }).observe(document.body, { childList: true, subtree: true });
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+        // Disconnected at the end: a later test takes this page again.
+        (globalThis as { memoryTestObserver?: MutationObserver }).memoryTestObserver = observer;
     });
 
     session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/ledger.md', content: big })), reply('The ledger is written.'));
@@ -263,7 +269,7 @@ test('a memory over 256 KB: the run commits, a warning is shown, the message car
     assert.doesNotMatch(read, /^ERROR/, 'the memory kept in this browser is still there');
     assert.match(read, /END-OF-THE-LEDGER/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Still here.');
-    await closePage(page);
+    await page.evaluate(() => (globalThis as { memoryTestObserver?: MutationObserver }).memoryTestObserver?.disconnect());
 });
 
 test('a chat exported from SillyTavern and imported as a new chat keeps its memory for the next run, on a fresh browser', async () => {
@@ -290,7 +296,8 @@ test('a chat exported from SillyTavern and imported as a new chat keeps its memo
 });
 
 test('deleting an agent reply takes its memory with it, on a device that never ran the agent', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    // Device A again, in a new chat; the other device is a page of its own.
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     const id = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
     session.mock.reset();
     session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/notes.md', content: 'First memory.' })), reply('One.'));
@@ -299,7 +306,6 @@ test('deleting an agent reply takes its memory with it, on a device that never r
     session.mock.enqueue(calls(call('workspace_write_file', { path: 'persist/notes.md', content: 'Second memory.' })), reply('Two.'));
     await sendMessage(page, 'Two.');
     await waitForIdle(page);
-    await closePage(page);
 
     const other = await openOnAnotherDevice(id, 5);
     // SillyTavern's own deletion of the last message (the context API has it; our typing of the context does not).

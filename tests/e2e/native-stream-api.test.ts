@@ -1,10 +1,9 @@
-import { closePage } from '../harness/recycled-pages';
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import { sendMessage } from '../harness/browser';
-import { call, calls, chatLines, openAgentChat } from '../harness/agent';
+import { call, calls, chatLines, openAgentChat, restoreSettingsAfter } from '../harness/agent';
 import { startMockModel, type MockModel } from '../harness/mock-model';
 import { startMockTextCompletion, type MockTextCompletion } from '../harness/mock-text-completion';
 import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
@@ -41,9 +40,22 @@ async function useProfile(page: Page, profile: Profile): Promise<void> {
     assert.equal(status.profileId, profile.id);
 }
 
+/*
+ * Every test takes the last test's page again (a page load is seconds of CPU): each keeps to its own chat, and
+ * puts back what it changes page-wide when it ends (restoreSettingsAfter for the agent and Connection Manager
+ * profiles; the Streaming settings and a registered tool by hand).
+ */
+
+/** Puts back, when the test ends, a setting outside the extension settings (a page that is gone has none). */
+function undoAfter(t: TestContext, undo: () => Promise<unknown>): void {
+    t.after(() => undo().catch(() => undefined));
+}
+
 /** A chat whose agent profile routes to a Connection Manager profile on the second mock, with Streaming on. */
-async function openStreamingProfileChat(): Promise<Page> {
-    const page = await openAgentChat(session);
+async function openStreamingProfileChat(t: TestContext): Promise<Page> {
+    const page = await openAgentChat(session, { reuse: true });
+    await restoreSettingsAfter(t, page);
+    await restoreSettingsAfter(t, page, { key: 'connectionManager' });
     secondModel.reset();
     await page.evaluate((url) => {
         const settings = SillyTavern!.getContext().extensionSettings as Record<string, any>; // SillyTavern's settings object is untyped
@@ -51,20 +63,28 @@ async function openStreamingProfileChat(): Promise<Page> {
         settings.connectionManager.profiles.push({ id: 'cm-stream', name: 'Streaming model', mode: 'cc', api: 'custom', model: 'stream-model', 'api-url': url });
     }, secondModel.openaiBaseUrl);
     // The profile names no preset: the user's Streaming setting decides, as when switching to it in SillyTavern.
-    await page.evaluate(`(() => {
-        const toggle = document.querySelector('#stream_toggle');
-        toggle.checked = true;
-        toggle.dispatchEvent(new Event('change', { bubbles: true }));
-    })()`);
+    const streamingBefore = await setStreaming(page, true);
+    undoAfter(t, () => setStreaming(page, streamingBefore));
     await useProfile(page, { ...WRITER_PROFILE, id: 'streamed', displayName: 'Streamed', model: { mode: 'connection-profile', profileId: 'cm-stream', profileName: 'Streaming model' } });
     return page;
+}
+
+/** Sets the user's Streaming setting (Chat Completion) as its checkbox does; what it was. */
+async function setStreaming(page: Page, on: boolean): Promise<boolean> {
+    return page.evaluate((checked) => {
+        const toggle = document.querySelector<HTMLInputElement>('#stream_toggle')!;
+        const was = toggle.checked;
+        toggle.checked = checked;
+        toggle.dispatchEvent(new Event('change', { bubbles: true }));
+        return was;
+    }, on);
 }
 
 const THOUGHT = 'Listening to the wind in the old oaks of the glade…';
 const REPLY = 'The glade is quiet tonight; the oaks whisper.';
 
-test('through a Connection Manager profile that streams, the timeline shows the answer as it arrives and the reply commits', async () => {
-    const page = await openStreamingProfileChat();
+test('through a Connection Manager profile that streams, the timeline shows the answer as it arrives and the reply commits', async (t) => {
+    const page = await openStreamingProfileChat(t);
     secondModel.enqueue(
         { text: THOUGHT, toolCalls: [call('workspace_write_file', { path: 'output/main.md', content: REPLY })], streamHoldAfter: 4 },
         calls(call('workspace_commit', {}), call('workspace_finish', {})),
@@ -91,11 +111,10 @@ test('through a Connection Manager profile that streams, the timeline shows the 
     const responses = events.filter((e) => e.type === 'model-response');
     assert.equal(responses.length, 2, 'one journal record per model turn, not per piece');
     assert.equal((responses[0]!.payload as { text: string }).text, THOUGHT);
-    await closePage(page);
 });
 
-test('Stop mid-stream through a Connection Manager profile aborts the call; nothing is committed', async () => {
-    const page = await openStreamingProfileChat();
+test('Stop mid-stream through a Connection Manager profile aborts the call; nothing is committed', async (t) => {
+    const page = await openStreamingProfileChat(t);
     secondModel.enqueue({ text: 'Half a thought that never ends', toolCalls: [call('workspace_write_file', { path: 'output/main.md', content: 'Never shown.' })], streamHoldAfter: 3 });
     const before = await chatLines(page);
     await page.fill('#send_textarea', 'Take your time.');
@@ -107,16 +126,24 @@ test('Stop mid-stream through a Connection Manager profile aborts the call; noth
     const [streamed] = secondModel.generations();
     await secondModel.waitUntil(() => streamed!.aborted === true, 'the stream in flight to be aborted');
     assert.equal((await chatLines(page)).length, before.length + 1, 'only the user message was added');
-    await closePage(page);
 });
 
-test('through a Text Completion connection profile that streams, the narration shows as it arrives and the call runs on the whole text', async () => {
-    const page = await openAgentChat(session);
-    await page.evaluate((url) => {
+test('through a Text Completion connection profile that streams, the narration shows as it arrives and the call runs on the whole text', async (t) => {
+    const page = await openAgentChat(session, { reuse: true });
+    await restoreSettingsAfter(t, page);
+    await restoreSettingsAfter(t, page, { key: 'connectionManager' });
+    const textStreamingBefore = await page.evaluate((url) => {
         const context = SillyTavern!.getContext() as unknown as { extensionSettings: Record<string, any>; textCompletionSettings: Record<string, unknown> }; // untyped settings
         context.extensionSettings.connectionManager.profiles.push({ id: 'tc-stream', name: 'Local text', api: 'generic', 'api-url': url });
+        const was = context.textCompletionSettings.streaming;
         context.textCompletionSettings.streaming = true; // no preset on the profile: the user's setting decides
+        return was;
     }, textModel.url);
+    undoAfter(t, () =>
+        page.evaluate((was) => {
+            (SillyTavern!.getContext() as unknown as { textCompletionSettings: Record<string, unknown> }).textCompletionSettings.streaming = was;
+        }, textStreamingBefore),
+    );
     await useProfile(page, { ...WRITER_PROFILE, id: 'text-streamed', displayName: 'Text streamed', model: { mode: 'connection-profile', profileId: 'tc-stream', profileName: 'Local text' } });
     const toolCall = (name: string, args: unknown) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
     const narration = 'Listening to the glade for a while before writing it down.';
@@ -134,11 +161,10 @@ test('through a Text Completion connection profile that streams, the narration s
     assert.equal(requests.length, 2);
     assert.ok(requests.every((r) => r.path === '/v1/completions' && r.body.stream === true), 'both calls streamed');
     assert.equal(session.mock.generations().length, 0, 'the current connection was not used');
-    await closePage(page);
 });
 
 test('runs({chatId}) lists the runs of a chat that is no longer open; runs() is the open chat', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     session.mock.enqueue(calls(call('workspace_write_file', { path: 'output/main.md', content: 'In chat A.' }), call('workspace_commit', {}), call('workspace_finish', {})));
     await sendMessage(page, 'Hello from chat A.');
     const runId = (await chatLines(page)).at(-1)!.runId!;
@@ -154,11 +180,18 @@ test('runs({chatId}) lists the runs of a chat that is no longer open; runs() is 
     assert.equal(typeof listed[0]!.createdAt, 'number');
     assert.deepEqual(await page.evaluate(() => globalThis.TavernAgent!.runs()), [], 'runs() is the open chat: B has none');
     assert.deepEqual(await page.evaluate((b) => globalThis.TavernAgent!.runs({ chatId: b }), chatB), []);
-    await closePage(page);
 });
 
-test('an extension-tool approval with the panel closed also shows a toast that opens the panel; the answer stays in the timeline', async () => {
-    const page = await openAgentChat(session, { panel: false });
+test('an extension-tool approval with the panel closed also shows a toast that opens the panel; the answer stays in the timeline', async (t) => {
+    const page = await openAgentChat(session, { reuse: true, panel: false });
+    await restoreSettingsAfter(t, page);
+    // A test after this one on the same page would be offered the tool: it goes when this one ends.
+    undoAfter(t, () =>
+        page.evaluate(`(() => {
+            SillyTavern.getContext().unregisterFunctionTool('GetWeather');
+            delete globalThis.weatherCalls;
+        })()`),
+    );
     await page.evaluate(`(() => {
         const calls = [];
         globalThis.weatherCalls = calls;
@@ -184,5 +217,4 @@ test('an extension-tool approval with the panel closed also shows a toast that o
     assert.deepEqual(await page.evaluate(() => (globalThis as Record<string, unknown>).weatherCalls), [{ city: 'Oslo' }]);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done.');
     await page.locator('#toast-container .toast-info', { hasText: 'ext.GetWeather' }).waitFor({ state: 'detached' });
-    await closePage(page);
 });

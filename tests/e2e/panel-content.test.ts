@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openCharacter, saveSettingsNow, sendMessage, waitForSillyTavernReady } from '../harness/browser';
+import { openCharacter, saveSettingsNow, sendMessage, stPageOf, waitForSillyTavernReady } from '../harness/browser';
 import { WRITER_PROFILE } from '../../src/contract/profile';
-import { agentOn, call, calls, chatLines, openSectionUntilShown } from '../harness/agent';
+import { call, calls, chatLines, openAgentChat, openSectionUntilShown } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import type { MockTurn } from '../harness/mock-model';
 
@@ -26,18 +26,14 @@ after(async () => {
 
 const DESKTOP = { width: 1280, height: 900 };
 
-/** A new chat with Seraphina, Agent Mode on, the panel open; the mock's records cleared. */
+/**
+ * A new chat with Seraphina, Agent Mode on, the panel open; the mock's records cleared; page errors are
+ * collected. The page the last test used is taken again (a page load is seconds of CPU): each test keeps to its
+ * own chat, and the two that change the Writer profile put it back before they end.
+ */
 async function openChat() {
-    const opened = await session.open(DESKTOP);
-    const { page } = opened;
-    await waitForExtension(page);
-    await openCharacter(page);
-    await slash(page, '/newchat');
-    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
-    await agentOn(page);
-    await page.click('#tavern_agent_button .drawer-icon');
-    session.mock.reset();
-    return opened;
+    const page = await openAgentChat(session, { reuse: true, viewport: DESKTOP });
+    return { page, pageErrors: stPageOf(page).pageErrors };
 }
 
 /** Draft, patch, commit, finish: checkpoints of a write, a patch and a commit of output/main.md. */
@@ -97,7 +93,6 @@ test('/agent status typed alone answers in a toast; piped it only passes its val
     await page.click('#send_but');
     await page.locator('#toast-container .toast', { hasText: 'Agent Mode is off in this chat.' }).waitFor();
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('checkpoints are labelled by what made them; the commit shows its text; "Put this version in the chat" replaces the reply', async () => {
@@ -157,7 +152,6 @@ test('checkpoints are labelled by what made them; the commit shows its text; "Pu
     await items.last().locator('button.tavern-agent__link').click();
     await items.last().locator('pre[data-committed="true"]', { hasText: 'Old text.' }).waitFor();
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('History says when a run\'s reply was replaced by a later run, and offers no jump to it', async () => {
@@ -195,49 +189,6 @@ test('History says when a run\'s reply was replaced by a later run, and offers n
     await shownRun.locator('.tavern-agent__run-header [data-action="jump"]').click();
     await page.locator('#toast-container .toast', { hasText: "This run's reply was replaced" }).waitFor();
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
-});
-
-test('a run that fails before it starts (its connection profile is gone) is kept: the timeline and History show it failed with its reason, after a reload too', async () => {
-    const { page, pageErrors } = await openChat();
-    const chatId = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId());
-    const writer = { ...WRITER_PROFILE, model: { mode: 'connection-profile', profileId: 'deleted-claude', profileName: 'Deleted Claude' } };
-    await page.evaluate((profile) => {
-        const settings = SillyTavern!.getContext().extensionSettings as Record<string, any>;
-        settings.tavern_agent ??= { profiles: {} };
-        settings.tavern_agent.profiles ??= {};
-        settings.tavern_agent.profiles.writer = profile;
-    }, writer);
-    await sendMessage(page, 'Write something.');
-    const failed = page.locator('.tavern-agent__run[data-run-state="failed"]');
-    await failed.waitFor({ timeout: 30_000 });
-    const runId = await failed.getAttribute('data-run-id');
-    assert.ok(runId);
-    assert.match(await failed.locator('.tavern-agent__run-header [role="alert"]').innerText(), /"Deleted Claude" used by the agent profile "Writer" no longer exists[\s\S]*profile\.connection_missing/);
-    assert.equal(session.mock.requests().length, 0, 'no model was asked');
-
-    // Kept in the journal, not only shown: a new page of the same chat lists it in History and opens it.
-    await page.reload({ waitUntil: 'domcontentloaded' });
-    await waitForSillyTavernReady(page);
-    await waitForExtension(page);
-    await openCharacter(page);
-    await page.waitForFunction((id) => SillyTavern!.getContext().getCurrentChatId() === id, chatId);
-    await page.click('#tavern_agent_button .drawer-icon');
-    const item = `[data-history-run="${runId}"][data-state="failed"]`;
-    await openSectionUntilShown(page, '.tavern-agent__history', item);
-    await page.locator(item).locator('.tavern-agent__history-open').click();
-    const shown = page.locator(`.tavern-agent__run[data-run-id="${runId}"][data-run-state="failed"]`);
-    await shown.waitFor();
-    assert.match(await shown.locator('.tavern-agent__run-header [role="alert"]').innerText(), /no longer exists/);
-    assert.deepEqual(pageErrors, []);
-    // The broken Writer was saved with SillyTavern's settings: put the built-in back, or the next tests' pages
-    // (this session's other tests) would run with a connection that no longer exists.
-    await page.evaluate(() => {
-        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> } | undefined>;
-        delete settings.tavern_agent?.profiles?.writer;
-    });
-    await saveSettingsNow(page);
-    await closePage(page);
 });
 
 test('the profile editor is a capability matrix: a glob checks its members, unchecking one denies just it', async () => {
@@ -286,5 +237,53 @@ test('the profile editor is a capability matrix: a glob checks its members, unch
     assert.ok(!offered.includes('chat_search'));
     assert.ok(offered.includes('chat_read_messages'));
     assert.deepEqual(pageErrors, []);
+    // The next test takes this page: the built-in Writer back, as SillyTavern's settings keep it.
+    await page.evaluate(() => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> } | undefined>;
+        delete settings.tavern_agent?.profiles?.writer;
+    });
+    await saveSettingsNow(page);
+});
+
+// Last: it loads its page again (to show the run was kept), so no test takes the page after it.
+test('a run that fails before it starts (its connection profile is gone) is kept: the timeline and History show it failed with its reason, after a reload too', async () => {
+    const { page, pageErrors } = await openChat();
+    const chatId = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId());
+    const writer = { ...WRITER_PROFILE, model: { mode: 'connection-profile', profileId: 'deleted-claude', profileName: 'Deleted Claude' } };
+    await page.evaluate((profile) => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, any>;
+        settings.tavern_agent ??= { profiles: {} };
+        settings.tavern_agent.profiles ??= {};
+        settings.tavern_agent.profiles.writer = profile;
+    }, writer);
+    await sendMessage(page, 'Write something.');
+    const failed = page.locator('.tavern-agent__run[data-run-state="failed"]');
+    await failed.waitFor({ timeout: 30_000 });
+    const runId = await failed.getAttribute('data-run-id');
+    assert.ok(runId);
+    assert.match(await failed.locator('.tavern-agent__run-header [role="alert"]').innerText(), /"Deleted Claude" used by the agent profile "Writer" no longer exists[\s\S]*profile\.connection_missing/);
+    assert.equal(session.mock.requests().length, 0, 'no model was asked');
+
+    // Kept in the journal, not only shown: a new page of the same chat lists it in History and opens it.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForSillyTavernReady(page);
+    await waitForExtension(page);
+    await openCharacter(page);
+    await page.waitForFunction((id) => SillyTavern!.getContext().getCurrentChatId() === id, chatId);
+    await page.click('#tavern_agent_button .drawer-icon');
+    const item = `[data-history-run="${runId}"][data-state="failed"]`;
+    await openSectionUntilShown(page, '.tavern-agent__history', item);
+    await page.locator(item).locator('.tavern-agent__history-open').click();
+    const shown = page.locator(`.tavern-agent__run[data-run-id="${runId}"][data-run-state="failed"]`);
+    await shown.waitFor();
+    assert.match(await shown.locator('.tavern-agent__run-header [role="alert"]').innerText(), /no longer exists/);
+    assert.deepEqual(pageErrors, []);
+    // The broken Writer was saved with SillyTavern's settings: put the built-in back, or a test after this one
+    // would run with a connection that no longer exists.
+    await page.evaluate(() => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> } | undefined>;
+        delete settings.tavern_agent?.profiles?.writer;
+    });
+    await saveSettingsNow(page);
     await closePage(page);
 });

@@ -1,12 +1,12 @@
-import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { BUILT_IN_PROFILES, RESEARCHER_PROFILE, WRITER_PROFILE } from '../../src/contract/profile';
-import { openCharacter } from '../harness/browser';
-import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { stPageOf } from '../harness/browser';
+import { openAgentChat } from '../harness/agent';
+import { REPO_ROOT, slash, startTavernSession, type TavernSession } from '../harness/tavern';
 
 const artifacts = path.join(REPO_ROOT, 'test-results');
 let session: TavernSession;
@@ -21,22 +21,28 @@ after(async () => {
 });
 
 /**
- * A fresh page with a chat open, no stored profiles, the panel open and the Profiles section expanded.
- * `stored` seeds the user's profiles (raw JSON, as SillyTavern keeps them) before the panel first loads them.
+ * A new chat, no stored profiles, the panel open and the Profiles section expanded; page errors are collected.
+ * `stored` seeds the user's profiles (raw JSON, as SillyTavern keeps them) before the panel loads them.
+ *
+ * The page the last test used is taken again (a page load is seconds of CPU): each test keeps to its own chat,
+ * and the profiles, the one page-wide thing these tests change, are set here whole, as on a fresh page. The
+ * panel's listing of the last test's profiles outlives the panel, so the picker is waited for until it lists
+ * exactly this test's profiles (the built-ins and `stored`), not until it lists any.
  */
 async function openEditor(viewport?: { width: number; height: number }, stored: Record<string, unknown> = {}) {
-    const opened = await session.open(viewport);
-    const { page } = opened;
-    await waitForExtension(page);
-    await openCharacter(page);
+    const page = await openAgentChat(session, { reuse: true, panel: false, viewport });
     await page.evaluate((profiles) => {
         SillyTavern!.getContext().extensionSettings.tavern_agent = { profiles };
     }, stored);
     await page.click('#tavern_agent_button .drawer-icon');
-    await page.locator('#tavern_agent_profile_select option[value="game-master"]').waitFor({ state: 'attached' });
+    const expected = [...new Set([...BUILT_IN_PROFILES.map((profile) => profile.id), ...Object.keys(stored)])].sort();
+    await page.waitForFunction(
+        (ids) => JSON.stringify([...document.querySelectorAll<HTMLOptionElement>('#tavern_agent_profile_select option')].map((option) => option.value).sort()) === JSON.stringify(ids),
+        expected,
+    );
     await page.click('#tavern_agent_profiles > summary');
     await page.locator('[data-testid="profile-form"]').waitFor();
-    return opened;
+    return { page, pageErrors: stPageOf(page).pageErrors };
 }
 
 async function storedSettings(page: Page): Promise<string> {
@@ -110,7 +116,6 @@ test('an invalid import names every field error and changes nothing', async () =
     await page.locator('[data-testid="import-error"]', { hasText: 'not valid JSON' }).waitFor();
     assert.equal(await storedSettings(page), settingsBefore);
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('a valid import adds the profile to the picker, its text shown as text', async () => {
@@ -127,7 +132,6 @@ test('a valid import adds the profile to the picker, its text shown as text', as
     // The imported profile is opened in the editor.
     assert.equal(await page.inputValue('#tavern_agent_profile_displayName'), 'Scout <b>bold</b>');
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('a built-in edited to maxRounds 0 is refused next to the field; 12 saves, shows as changed, and Reset restores it', async () => {
@@ -159,7 +163,6 @@ test('a built-in edited to maxRounds 0 is refused next to the field; 12 saves, s
     assert.equal(await page.inputValue('#tavern_agent_profile_tools_maxRounds'), String(WRITER_PROFILE.tools.maxRounds));
     assert.equal(await page.locator('[data-testid="profile-reset"]').count(), 0, 'nothing left to reset');
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('duplicate makes a new profile with a unique id; delete removes it', async () => {
@@ -193,7 +196,6 @@ test('duplicate makes a new profile with a unique id; delete removes it', async 
     await selectInList(page, 'writer');
     assert.equal(await page.locator('[data-testid="profile-delete"]').count(), 0, 'built-ins cannot be deleted');
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('export downloads a JSON file that the import accepts', async () => {
@@ -218,7 +220,6 @@ test('export downloads a JSON file that the import accepts', async () => {
     assert.equal((await storedProfile(page, 'my-writer'))?.systemPrompt, 'Keep it short.');
     assert.equal(await page.locator('[data-testid="profile-changed"]').count(), 0);
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('the picker sets the chat profile, and /agent profile moves the picker', async () => {
@@ -234,7 +235,6 @@ test('the picker sets the chat profile, and /agent profile moves the picker', as
     assert.equal((await status(page)).profileId, 'game-master');
     assert.equal(await page.locator('[data-testid="profile-picker-warning"]').count(), 0);
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 test('profiles that cannot run are flagged in the picker and the editor', async () => {
@@ -264,7 +264,6 @@ test('profiles that cannot run are flagged in the picker and the editor', async 
     await page.locator('[data-testid="profile-list"] [data-profile-id="bad"] [data-problem]').waitFor({ state: 'detached' });
     assert.equal((await storedProfile(page, 'bad'))?.tools.maxCallsPerRun, 40, 'fixed in the editor');
     assert.deepEqual(pageErrors, []);
-    await closePage(page);
 });
 
 for (const [name, viewport] of [
@@ -291,6 +290,5 @@ for (const [name, viewport] of [
         await page.locator('#tavern_agent_profile_tools_maxRounds').evaluate((el) => el.scrollIntoView({ block: 'center' }));
         await page.screenshot({ path: path.join(artifacts, name.replace('.png', '-error.png')) });
         assert.deepEqual(pageErrors, []);
-        await closePage(page);
     });
 }

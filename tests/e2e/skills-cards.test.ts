@@ -2,7 +2,7 @@ import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
-import type { Page } from 'playwright-core';
+import type { Page, Worker } from 'playwright-core';
 import { openCharacter, sendMessage } from '../harness/browser';
 import { agentOn, call, calls, openAgentChat, toolMessages } from '../harness/agent';
 import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
@@ -50,6 +50,9 @@ function tauriPayload(lore = CARD_LORE) {
 async function visibleSkills(page: Page): Promise<string> {
     return slash(page, '/agent skills');
 }
+
+// The first two tests keep pages of their own: a page offers a payload once a session, and both cards carry the
+// same one. The tests after them take the last test's page again, each in a new chat of its own.
 
 test('a card with TauriTavern skills in both formats is offered once, installs character-scoped, and is visible only in its chats', async () => {
     const { page } = await session.open();
@@ -127,9 +130,9 @@ test('"Not now" is remembered for the same payload, on any browser; a changed pa
     assert.doesNotMatch(await visibleSkills(page), /card-lore/);
     await closePage(page);
 
-    // A fresh browser of the same user: the decline travelled with the user's settings.
-    const { page: other } = await session.open();
-    await waitForExtension(other);
+    // A fresh browser of the same user: the decline travelled with the user's settings. It is the page the
+    // tests after this one take again (each opens a new chat of its own).
+    const other = await openAgentChat(session, { reuse: true, panel: false });
     await openCharacter(other, avatar);
     assert.equal(await offered(other), false);
 
@@ -160,12 +163,12 @@ test('"Not now" is remembered for the same payload, on any browser; a changed pa
         return context.characters.find((c) => c.avatar === av)?.data?.extensions?.tauritavern?.agentProfiles;
     }, avatar);
     assert.deepEqual(kept, { version: 1, items: [] });
-    await closePage(other);
 });
 
 test('the selected chat-completion preset\'s skills are offered and install into that preset\'s scope', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
+    // The last test's page, in a new chat of Seraphina's; its offer check is done before the preset changes.
+    const page = await openAgentChat(session, { reuse: true, panel: false });
+    await offered(page);
     const preset = await page.evaluate(async (payload) => {
         const context = SillyTavern!.getContext() as unknown as {
             chatCompletionSettings: { preset_settings_openai: string };
@@ -175,7 +178,8 @@ test('the selected chat-completion preset\'s skills are offered and install into
         await context.getPresetManager('openai').writePresetExtensionField({ name, path: 'tauritavern.skills', value: payload });
         return name;
     }, { version: 1, items: [{ bundleFormat: 'inline-files-v1', files: [{ path: 'SKILL.md', encoding: 'utf-8', content: skillMd('preset-voice', 'The narrator voice this preset asks for.', 'Wry, brief, warm.') }] }] });
-    await openCharacter(page, 'default_Seraphina.png');
+    // A chat opening is when the preset's skills are offered: Seraphina's is open already, so a new one of hers.
+    await slash(page, '/newchat');
     assert.equal(await offered(page), true);
     assert.match(await page.locator(OFFER).innerText(), /preset-voice/);
     await page.locator(`${OFFER} .popup-button-ok`).click();
@@ -184,7 +188,6 @@ test('the selected chat-completion preset\'s skills are offered and install into
         return (settings.tavern_agent_skills?.index ?? []).some((line) => line.name === 'preset-voice' && JSON.stringify(line.scope) === JSON.stringify({ preset: name }));
     }, preset);
     assert.match(await visibleSkills(page), /preset-voice — The narrator voice/);
-    await closePage(page);
 });
 
 /** Writes a skills payload into the selected chat-completion preset and says the preset changed, as selecting it does. */
@@ -215,13 +218,17 @@ function lyingZip(files: Record<string, Uint8Array>, name: string, size: number)
 
 test('a hostile preset payload at the caps is read in a throwaway worker while a run goes on; over a cap it is refused with its code', async (t) => {
     const page = await openAgentChat(session, { reuse: true });
+    // The new chat's offer check reads the preset (the last test's skills) in a reader of its own: done before
+    // the readers are counted.
+    await offered(page);
     const readers: Array<{ closed: boolean }> = [];
-    page.on('worker', (worker) => {
+    const countReader = (worker: Worker) => {
         if (!worker.url().endsWith('/card-reader.js')) return;
         const reader = { closed: false };
         readers.push(reader);
         worker.on('close', () => (reader.closed = true));
-    });
+    };
+    page.on('worker', countReader);
     // The run's first model call is held until the payload was read (a timer lost that race on a loaded machine).
     let answer = () => {};
     const held = new Promise<void>((resolve) => (answer = resolve));
@@ -229,6 +236,8 @@ test('a hostile preset payload at the caps is read in a throwaway worker while a
     // A failure below must not leave the hostile preset in place for the tests after this one.
     t.after(() => {
         answer();
+        // The next test takes this page again.
+        page.off('worker', countReader);
         return presetPayload(page, null).catch(() => undefined);
     });
     await page.fill('#send_textarea', 'Keep the lanterns lit.');
@@ -280,8 +289,7 @@ test('a hostile preset payload at the caps is read in a throwaway worker while a
 });
 
 test('a card skill named like your global one says it replaces yours in this character\'s chats, and installs beside it (issue 39 §9)', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
+    const page = await openAgentChat(session, { reuse: true, panel: false });
     const mine = skillMd('voice-guide', 'My own narrator voice.', 'Short sentences.');
     await skillsCall(page, 'import', [{ name: 'SKILL.md', base64: base64(mine) }], { scope: 'global' });
     const theirs = { version: 1, items: [{ bundleFormat: 'inline-files-v1', files: [{ path: 'SKILL.md', encoding: 'utf8', content: skillMd('voice-guide', "The card's narrator voice.", 'Long, ornate sentences.') }] }] };
@@ -301,5 +309,4 @@ test('a card skill named like your global one says it replaces yours in this cha
     }, avatar);
     const lines = (await skillIndex(page)).filter((line) => line.name === 'voice-guide');
     assert.deepEqual(lines.map((line) => JSON.stringify(line.scope)).sort(), [JSON.stringify({ character: avatar }), JSON.stringify('global')].sort(), 'yours stays, the card\'s sits beside it');
-    await closePage(page);
 });

@@ -7,7 +7,7 @@ import { strToU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { sendMessage } from '../harness/browser';
 import { call, calls, chatLines, openAgentChat, toolMessages } from '../harness/agent';
-import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
 import type { RecordedRequest } from '../harness/mock-model';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import {
@@ -78,12 +78,22 @@ async function useProfile(page: Page, profile: Profile): Promise<void> {
     assert.equal(JSON.parse(await slash(page, `/agent profile ${profile.id}`)).profileId, profile.id);
 }
 
+/**
+ * A new chat (Agent Mode on, no panel) on the page the last test used: a page load is seconds of CPU. Skills are
+ * kept in the SillyTavern user's settings and files, so the tests of this file have always shared them, on
+ * fresh pages too: each looks at what it installed, or installs what it needs.
+ */
+function openChat(): Promise<Page> {
+    return openAgentChat(session, { reuse: true, panel: false });
+}
+
 function hashOf(lines: IndexLine[], name: string): string | undefined {
     return lines.find((line) => line.name === name && line.scope === 'global')?.hash;
 }
 
 test('a zip of two skills and a single SKILL.md import; a run lists, searches and reads them', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    // The first test: a fresh page, before any skill is installed.
+    const page = await openChat();
     const previews = await skillsCall<Preview[]>(page, 'preview', [{ base64: base64(twoSkillZip()), name: 'skills.zip' }], { scope: 'global' });
     assert.deepEqual(previews.map((p) => [p.name, p.conflict, p.files]).sort(), [
         ['lore-keeper', 'new', 2],
@@ -143,11 +153,10 @@ test('a zip of two skills and a single SKILL.md import; a run lists, searches an
     assert.match(missing!, /^ERROR skill\.not_found:/);
     assert.match(missingFile!, /^ERROR skill\.file_not_found:/);
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done.');
-    await closePage(page);
 });
 
 test('deny beats visible, the per-run read budget runs out, and line and char ranges cannot be mixed', async () => {
-    const page = await openAgentChat(session, { panel: false });
+    const page = await openChat();
     if (!(await list(page)).some((s) => s.name === 'style-guide')) {
         await skillsCall(page, 'import', [{ base64: base64(twoSkillZip()), name: 'skills.zip' }], { scope: 'global' });
     }
@@ -176,12 +185,15 @@ test('deny beats visible, the per-run read budget runs out, and line and char ra
     assert.match(firstRead!, /Write in the past tense/);
     assert.match(exhausted!, /^ERROR skill\.read_budget_exhausted:/);
     await slash(page, '/agent profile writer');
-    await closePage(page);
+    // The next test takes this page: the profile made here goes too.
+    await page.evaluate(() => {
+        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> } | undefined>;
+        delete settings.tavern_agent?.profiles?.['no-lore'];
+    });
 });
 
 test('hostile archives are refused, naming the entry, with nothing installed', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
+    const page = await openChat();
     const before = await skillIndex(page);
     for (const [kind, zip] of Object.entries(hostileZips())) {
         const previews = await skillsCall<Preview[]>(page, 'preview', [{ base64: base64(zip), name: `${kind}.zip` }], { scope: 'global' });
@@ -196,12 +208,10 @@ test('hostile archives are refused, naming the entry, with nothing installed', a
     }
     assert.deepEqual(await skillIndex(page), before);
     assert.ok(!(await list(page)).some((s) => s.name === 'hostile' || s.name === 'many'));
-    await closePage(page);
 });
 
 test('re-import: identical is same, changed is different and needs a choice, replace replaces', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
+    const page = await openChat();
     const v1 = skillMd('weather', 'Weather of the coast by season.', 'Autumn brings fog.');
     const v2 = skillMd('weather', 'Weather of the coast by season.', 'Autumn brings storms.');
     assert.deepEqual(await skillsCall(page, 'import', [{ base64: base64(v1), name: 'SKILL.md' }], { scope: 'global' }), [{ name: 'weather', action: 'installed' }]);
@@ -220,12 +230,10 @@ test('re-import: identical is same, changed is different and needs a choice, rep
     assert.ok(!existsSync(path.join(session.st.userDir, 'user', 'files', `tavern-agent-skill-${first}.json`)), 'the replaced bundle left the server');
     // The same skill in another scope is a separate install: new there.
     assert.deepEqual((await skillsCall<Preview[]>(page, 'preview', [{ base64: base64(v2) }], { scope: { profile: 'writer' } })).map((p) => p.conflict), ['new']);
-    await closePage(page);
 });
 
 test('export → delete → re-import keeps the content hash; delete rejects when there is no such skill', async () => {
-    const { page } = await session.open();
-    await waitForExtension(page);
+    const page = await openChat();
     if (!(await list(page)).some((s) => s.name === 'lore-keeper')) {
         await skillsCall(page, 'import', [{ base64: base64(twoSkillZip()) }], { scope: 'global' });
     }
@@ -252,16 +260,15 @@ test('export → delete → re-import keeps the content hash; delete rejects whe
         { base64: base64(PLACES), name: 'places.md', relativePath: 'lore-keeper/references/places.md' },
     ];
     assert.deepEqual((await skillsCall<Preview[]>(page, 'preview', folder, { scope: 'global' })).map((p) => [p.name, p.conflict]), [['lore-keeper', 'same']]);
-    await closePage(page);
 });
 
 test('a second browser of the same SillyTavern user (fresh IndexedDB) lists the same skills and a run there reads them', async () => {
-    const first = await openAgentChat(session, { panel: false });
+    const first = await openChat();
     const unique = skillMd('second-device', 'Proves skills follow the user.', 'The password is heron.');
     await skillsCall(first, 'import', [{ base64: base64(zipOf({ 'second-device/SKILL.md': strToU8(unique) })) }], { scope: 'global' });
     const names = (await list(first)).map((s) => s.name).sort();
-    await closePage(first);
 
+    // Without reuse: the page above is handed back and loaded again with its storage cleared, as a new browser.
     const page = await openAgentChat(session, { panel: false });
     assert.deepEqual((await list(page)).map((s) => s.name).sort(), names);
     session.mock.enqueue(calls(call('skill_read', { name: 'second-device' })), ...finish);

@@ -1,4 +1,3 @@
-import { closePage } from '../harness/recycled-pages';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -6,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import { launchBrowser, openCharacter, openSillyTavern, sendMessage } from '../harness/browser';
-import { agentOn, chatLines } from '../harness/agent';
+import { agentOn, chatLines, restoreSettingsAfter } from '../harness/agent';
 import { startMockTextCompletion, type MockTextCompletion } from '../harness/mock-text-completion';
 import { startSillyTavern, ST_DIR, type SillyTavernServer } from '../harness/st-server';
 import { LINKED_FOLDER, REPO_ROOT, slash, waitForExtension } from '../harness/tavern';
@@ -51,10 +50,36 @@ after(async () => {
     await mock?.close().catch(() => undefined);
 });
 
-/** A fresh page on a new chat with Seraphina, Agent Mode on; `writer` overrides the built-in writer profile. */
+/** The page the last test left, for the next one: a page load is seconds of CPU, and each test keeps to its own chat. */
+let kept: Page | undefined;
+
+/**
+ * A new chat with Seraphina, Agent Mode on; `writer` overrides the built-in writer profile. It takes the page
+ * the last test left when that is idle (no run, no popup), its panel closed; else a fresh page. A test that
+ * changes the connection puts it back before it ends; a failed test drops its page (dropPage).
+ */
 async function openTextChat(writer?: Record<string, unknown>): Promise<Page> {
-    const { page } = await openSillyTavern(browser, st.url);
-    await waitForExtension(page);
+    let page = kept;
+    kept = undefined;
+    const idle =
+        page &&
+        !page.isClosed() &&
+        (await page
+            .waitForFunction(() => !globalThis.TavernAgent?.status().run && document.body.dataset.generating === undefined && !document.querySelector('dialog[open], .popup[open]'), undefined, { timeout: 5_000 })
+            .then(
+                () => true,
+                () => false,
+            ));
+    if (page && !idle) await dropPage(page);
+    if (!page || !idle) {
+        page = (await openSillyTavern(browser, st.url)).page;
+        await waitForExtension(page);
+    }
+    // The panel mounts anew when a test opens it.
+    if (await page.locator('aside.tavern-agent').count()) {
+        await page.click('#tavern_agent_button .drawer-icon');
+        await page.locator('aside.tavern-agent').waitFor({ state: 'detached' });
+    }
     await page.evaluate((profiles) => {
         SillyTavern!.getContext().extensionSettings.tavern_agent = { profiles };
     }, writer ? { writer } : {});
@@ -63,7 +88,31 @@ async function openTextChat(writer?: Record<string, unknown>): Promise<Page> {
     await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 1);
     await agentOn(page);
     mock.reset();
+    kept = page;
     return page;
+}
+
+/** A failed test's page is not given to the next one: it may still hold the connection it changed, or a run. */
+async function dropPage(page: Page): Promise<void> {
+    if (kept === page) kept = undefined;
+    await page.context().close().catch(() => undefined);
+}
+
+type Backend = { type: string; streaming: boolean; server_urls: Record<string, string> };
+
+/** The Text Completion backend SillyTavern is set to (the page-wide connection a test may change). */
+function backendOf(page: Page): Promise<Backend> {
+    return page.evaluate(() => {
+        const settings = (SillyTavern!.getContext() as unknown as { textCompletionSettings: Backend }).textCompletionSettings;
+        return { type: settings.type, streaming: settings.streaming, server_urls: { ...settings.server_urls } };
+    });
+}
+
+/** Puts the backend back as `backendOf` read it: the next test takes this page again. */
+async function restoreBackend(page: Page, backend: Backend): Promise<void> {
+    await page.evaluate((saved) => {
+        Object.assign((SillyTavern!.getContext() as unknown as { textCompletionSettings: Backend }).textCompletionSettings, saved);
+    }, backend);
 }
 
 const prompts = () => {
@@ -108,8 +157,9 @@ describe('Text Completion (llama.cpp)', () => {
                 assert.match(String(request.body.grammar), /^root ::= text \(call text\)\*$/m, 'grammar sent to llama.cpp');
                 assert.match(String(request.body.grammar), /"\\"workspace_commit\\""/);
             }
-        } finally {
-            await closePage(page);
+        } catch (error) {
+            await dropPage(page);
+            throw error;
         }
     });
 
@@ -133,8 +183,9 @@ describe('Text Completion (llama.cpp)', () => {
             // The broken call: shown back as written, answered with the code and the exact expected form.
             assert.match(shown[3]!, /<tool_call>\{"name": "workspace_read_file", "arguments": \{"path":<\/tool_call>/);
             assert.match(shown[3]!, /<tool_response>\n[^<]*tool\.invalid_arguments[\s\S]*<tool_call>\{"name": "workspace_read_file", "arguments": \{"key": "value"\}\}<\/tool_call>/);
-        } finally {
-            await closePage(page);
+        } catch (error) {
+            await dropPage(page);
+            throw error;
         }
     });
 
@@ -148,8 +199,9 @@ describe('Text Completion (llama.cpp)', () => {
             assert.equal(requests.length, 1);
             assert.equal(requests[0]!.body.grammar, undefined);
             assert.ok((requests[0]!.body.stop as string[]).includes('<tool_response>'));
-        } finally {
-            await closePage(page);
+        } catch (error) {
+            await dropPage(page);
+            throw error;
         }
     });
 });
@@ -158,6 +210,7 @@ describe('Text Completion: the grammar on every backend that takes one (issue 39
     test('KoboldCpp gets a GBNF `grammar`, Text Generation WebUI a GBNF `grammar_string`, TabbyAPI a KBNF `grammar_string`', async () => {
         const page = await openTextChat();
         try {
+            const llamacpp = await backendOf(page);
             const backends = [
                 { type: 'koboldcpp', field: 'grammar', other: 'grammar_string', root: /^root ::= text \(call text\)\*$/m },
                 { type: 'ooba', field: 'grammar_string', other: 'grammar', root: /^root ::= text \(call text\)\*$/m },
@@ -186,8 +239,10 @@ describe('Text Completion: the grammar on every backend that takes one (issue 39
                 assert.match(String(body[field]), /workspace_commit/, `${type}: it names the offered tools`);
                 assert.equal(body[other], undefined, `${type}: no ${other} beside it`);
             }
-        } finally {
-            await closePage(page);
+            await restoreBackend(page, llamacpp); // the next test takes this page again
+        } catch (error) {
+            await dropPage(page);
+            throw error;
         }
     });
 });
@@ -208,17 +263,19 @@ describe('Text Completion: Stop', () => {
             assert.equal(lines.length, before + 1, 'only the user message');
             assert.equal(lines.at(-1)!.is_user, true);
             assert.equal(mock.generations().length, 1, 'no request after the stop');
-        } finally {
-            await closePage(page);
+        } catch (error) {
+            await dropPage(page);
+            throw error;
         }
     });
 });
 
 describe('Text Completion through a Connection Manager profile', () => {
-    test("the profile's own API, server and instruct template are used, and the editor names the protocol", async () => {
+    test("the profile's own API, server and instruct template are used, and the editor names the protocol", async (t) => {
         const writer = { ...WRITER_PROFILE, model: { mode: 'connection-profile', profileId: 'tc-llama3', profileName: 'Local Llama 3' } };
         const page = await openTextChat(writer);
         try {
+            await restoreSettingsAfter(t, page, { key: 'connectionManager' }); // the next test takes this page again
             await page.evaluate((url) => {
                 const settings = SillyTavern!.getContext().extensionSettings as Record<string, any>;
                 settings.connectionManager ??= { profiles: [] };
@@ -245,8 +302,9 @@ describe('Text Completion through a Connection Manager profile', () => {
             assert.equal(await note.getAttribute('data-protocol'), 'text');
             assert.match(await note.innerText(), /Text Completion/);
             assert.equal(await note.locator('input[type="checkbox"]').isChecked(), true);
-        } finally {
-            await closePage(page);
+        } catch (error) {
+            await dropPage(page);
+            throw error;
         }
     });
 });
@@ -255,6 +313,7 @@ describe('Text Completion (generic /v1/completions, streaming)', () => {
     test('a streamed run through the OpenAI-style endpoint commits one reply', async () => {
         const page = await openTextChat();
         try {
+            const llamacpp = await backendOf(page);
             await page.evaluate((url) => {
                 const settings = (SillyTavern!.getContext() as unknown as { textCompletionSettings: Record<string, any> }).textCompletionSettings;
                 settings.type = 'generic';
@@ -273,8 +332,10 @@ describe('Text Completion (generic /v1/completions, streaming)', () => {
             assert.equal(requests[0]!.body.grammar, undefined, 'no grammar for a backend without one');
             assert.equal((requests[0]!.body.stop as string[])[0], '<tool_response>', 'kept when SillyTavern cuts the stops to four');
             assert.match(String(requests[1]!.body.prompt), /<tool_response>\nCreated output\/main\.md/);
-        } finally {
-            await closePage(page);
+            await restoreBackend(page, llamacpp); // for a test after this one on the same page
+        } catch (error) {
+            await dropPage(page);
+            throw error;
         }
     });
 });

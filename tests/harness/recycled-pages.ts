@@ -48,6 +48,8 @@ export class RecycledPages {
 
     /** Empties the page of what the test left and keeps it; closes its context when it cannot be kept. */
     async keep(page: Page): Promise<void> {
+        // Handed back twice (a test closed a page openAgentChat still held for reuse): it is kept already.
+        if (this.kept === page) return;
         const context = page.context();
         try {
             if (page.isClosed() || context.pages().length !== 1 || new URL(page.url()).origin !== this.origin) throw new Error('not reusable');
