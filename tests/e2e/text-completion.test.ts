@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { WRITER_PROFILE } from '../../src/contract/profile';
 import { launchBrowser, openCharacter, openSillyTavern, sendMessage } from '../harness/browser';
-import { agentOn, chatLines, restoreSettingsAfter } from '../harness/agent';
+import { agentOn, chatLines, restoreSettingsAfter, settleForReuse } from '../harness/agent';
 import { startMockTextCompletion, type MockTextCompletion } from '../harness/mock-text-completion';
 import { startSillyTavern, ST_DIR, type SillyTavernServer } from '../harness/st-server';
 import { LINKED_FOLDER, REPO_ROOT, slash, waitForExtension } from '../harness/tavern';
@@ -55,30 +55,20 @@ let kept: Page | undefined;
 
 /**
  * A new chat with Seraphina, Agent Mode on; `writer` overrides the built-in writer profile. It takes the page
- * the last test left when that is idle (no run, no popup), its panel closed; else a fresh page. A test that
- * changes the connection puts it back before it ends; a failed test drops its page (dropPage).
+ * the last test left when that is fit to reuse (settleForReuse: no run, no popup, its panel closed); else a
+ * fresh page. A test that changes the connection puts it back before it ends; a failed test drops its page
+ * (dropPage).
  */
 async function openTextChat(writer?: Record<string, unknown>): Promise<Page> {
     let page = kept;
     kept = undefined;
-    const idle =
-        page &&
-        !page.isClosed() &&
-        (await page
-            .waitForFunction(() => !globalThis.TavernAgent?.status().run && document.body.dataset.generating === undefined && !document.querySelector('dialog[open], .popup[open]'), undefined, { timeout: 5_000 })
-            .then(
-                () => true,
-                () => false,
-            ));
-    if (page && !idle) await dropPage(page);
-    if (!page || !idle) {
+    if (page && !(await settleForReuse(page))) {
+        await dropPage(page);
+        page = undefined;
+    }
+    if (!page) {
         page = (await openSillyTavern(browser, st.url)).page;
         await waitForExtension(page);
-    }
-    // The panel mounts anew when a test opens it.
-    if (await page.locator('aside.tavern-agent').count()) {
-        await page.click('#tavern_agent_button .drawer-icon');
-        await page.locator('aside.tavern-agent').waitFor({ state: 'detached' });
     }
     await page.evaluate((profiles) => {
         SillyTavern!.getContext().extensionSettings.tavern_agent = { profiles };

@@ -205,8 +205,11 @@ async function freshPage(session: TavernSession, previous: Page | undefined, vie
     return page;
 }
 
-/** Stops what the last test left running and closes the panel (so it mounts anew); false when the page is not fit to reuse. */
-async function settleForReuse(page: Page): Promise<boolean> {
+/**
+ * Stops what the last test left running and closes the panel (so it mounts anew); false when the page is not fit
+ * to reuse. For a file whose pages are not a session's (text-completion's) as for openAgentChat.
+ */
+export async function settleForReuse(page: Page): Promise<boolean> {
     if (page.isClosed()) return false;
     try {
         const idle = await page.evaluate(async () => {
