@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openCharacter, saveSettingsNow, sendMessage, stPageOf, waitForSillyTavernReady } from '../harness/browser';
 import { WRITER_PROFILE } from '../../src/contract/profile';
-import { call, calls, chatLines, openAgentChat, openSectionUntilShown } from '../harness/agent';
+import { call, calls, chatLines, openAgentChat, openSectionUntilShown, restoreSettingsAfter } from '../harness/agent';
 import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 import type { MockTurn } from '../harness/mock-model';
 
@@ -191,8 +191,9 @@ test('History says when a run\'s reply was replaced by a later run, and offers n
     assert.deepEqual(pageErrors, []);
 });
 
-test('the profile editor is a capability matrix: a glob checks its members, unchecking one denies just it', async () => {
+test('the profile editor is a capability matrix: a glob checks its members, unchecking one denies just it', async (t) => {
     const { page, pageErrors } = await openChat();
+    await restoreSettingsAfter(t, page, { save: true }); // the next test takes this page: the Writer as it was
     await page.locator('#tavern_agent_profiles > summary').waitFor();
     assert.equal(await page.locator('#tavern_agent_profiles .tavern-agent__profiles-body').count(), 0, 'the closed section builds no editor');
     await page.click('#tavern_agent_profiles > summary');
@@ -237,12 +238,6 @@ test('the profile editor is a capability matrix: a glob checks its members, unch
     assert.ok(!offered.includes('chat_search'));
     assert.ok(offered.includes('chat_read_messages'));
     assert.deepEqual(pageErrors, []);
-    // The next test takes this page: the built-in Writer back, as SillyTavern's settings keep it.
-    await page.evaluate(() => {
-        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> } | undefined>;
-        delete settings.tavern_agent?.profiles?.writer;
-    });
-    await saveSettingsNow(page);
 });
 
 // Last: it loads its page again (to show the run was kept), so no test takes the page after it.

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { strToU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { sendMessage } from '../harness/browser';
-import { call, calls, chatLines, openAgentChat, toolMessages } from '../harness/agent';
+import { call, calls, chatLines, openAgentChat, restoreSettingsAfter, toolMessages } from '../harness/agent';
 import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
 import type { RecordedRequest } from '../harness/mock-model';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
@@ -155,8 +155,9 @@ test('a zip of two skills and a single SKILL.md import; a run lists, searches an
     assert.equal((await chatLines(page)).at(-1)!.mes, 'Done.');
 });
 
-test('deny beats visible, the per-run read budget runs out, and line and char ranges cannot be mixed', async () => {
+test('deny beats visible, the per-run read budget runs out, and line and char ranges cannot be mixed', async (t) => {
     const page = await openChat();
+    await restoreSettingsAfter(t, page); // the next test takes this page: the profile made here goes
     if (!(await list(page)).some((s) => s.name === 'style-guide')) {
         await skillsCall(page, 'import', [{ base64: base64(twoSkillZip()), name: 'skills.zip' }], { scope: 'global' });
     }
@@ -185,11 +186,6 @@ test('deny beats visible, the per-run read budget runs out, and line and char ra
     assert.match(firstRead!, /Write in the past tense/);
     assert.match(exhausted!, /^ERROR skill\.read_budget_exhausted:/);
     await slash(page, '/agent profile writer');
-    // The next test takes this page: the profile made here goes too.
-    await page.evaluate(() => {
-        const settings = SillyTavern!.getContext().extensionSettings as Record<string, { profiles?: Record<string, unknown> } | undefined>;
-        delete settings.tavern_agent?.profiles?.['no-lore'];
-    });
 });
 
 test('hostile archives are refused, naming the entry, with nothing installed', async () => {

@@ -137,8 +137,9 @@ const reusablePages = new WeakMap<TavernSession, { page: Page; timesTaken: numbe
  * cleared: the starting point of most Agent Mode tests. By default in a fresh browser context (fresh
  * IndexedDB). With `reuse`, the page the last such call gave is taken again when it is idle: no run, no
  * popup, still loaded. A page load costs seconds of CPU, and a new chat has its own chat id, runs and
- * workspace; a test that leaves something page-wide for the next one to trip over (settings changed in
- * memory, skills, registered tools, a changed profile) does not pass `reuse`.
+ * workspace; it comes at `viewport` with the errors collected on it cleared. A test that takes it puts back
+ * what it changes page-wide (settings and profiles: restoreSettingsAfter; registered tools, listeners); one that
+ * leaves something behind it cannot undo (skills a card offered, another language) does not pass `reuse`.
  */
 export async function openAgentChat(session: TavernSession, opts: { panel?: boolean; reuse?: boolean; viewport?: Viewport } = {}): Promise<Page> {
     const entry = reusablePages.get(session);
