@@ -2,6 +2,7 @@
 import type { Page, Request } from 'playwright-core';
 import { agentOn, call, calls } from '../tests/harness/agent';
 import type { MockModel, MockTurn } from '../tests/harness/mock-model';
+import { devtoolsNetworkOff, recordPostBodies } from './lib/devtools-network';
 import { ratioOf, type Benchmark, type Figure } from './lib/report';
 import { median } from './lib/stats';
 import { BUILT_IN_RECURSE_LIMIT, newChat } from './lib/tavern';
@@ -17,6 +18,9 @@ type Path = 'builtin' | 'agent';
 
 /** `BENCH_PANEL=open` runs the figure with the side panel open (the timeline live), as a user watching a run has it. */
 const PANEL_OPEN = process.env.BENCH_PANEL === 'open';
+/** Under `npm run bench:no-devtools-network` Playwright sees no requests: saves are not counted, model request bodies are recorded in the page. */
+const NETWORK_OFF = devtoolsNetworkOff();
+const GENERATE_URL = '/api/backends/chat-completions/generate';
 
 /** The built-in path: function calling on, one registered tool that answers at once, recursion limit raised. */
 async function prepareBuiltIn(page: Page): Promise<void> {
@@ -127,10 +131,13 @@ async function oneTurn(page: Page, mock: MockModel, path: Path, rounds: number):
     mock.enqueue(...script(path, rounds));
     const requestBodies: string[] = [];
     const onRequest = (request: Request) => {
-        if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/backends/chat-completions/generate') requestBodies.push(request.postData() ?? '');
+        if (request.method() === 'POST' && new URL(request.url()).pathname === GENERATE_URL) requestBodies.push(request.postData() ?? '');
     };
+    const recorded = NETWORK_OFF ? await recordPostBodies(page, GENERATE_URL) : null;
+    await recorded?.take();
     page.on('request', onRequest);
     const measured = await measureTurn(page, 'Tell me about the forest.').finally(() => page.off('request', onRequest));
+    if (recorded) requestBodies.push(...(await recorded.take()));
     if (measured.wallMs <= 0) throw new Error(`${path} N=${rounds}: the turn's end was not seen`);
     const requests = mock.generations();
     const generations = requests.length;
@@ -188,7 +195,8 @@ export const chatWrites: Benchmark = {
             };
             const withinNoise = (path: Path, rounds: number) => Math.abs(med(path, rounds, 'wallMs') - med(path, 0, 'wallMs')) < spread(path);
             const figures: Figure[] = [];
-            for (const rounds of ROUNDS) {
+            // Without the Network domain no save is seen: those figures would read 0, so they are left out.
+            for (const rounds of NETWORK_OFF ? [] : ROUNDS) {
                 const saves = most('agent', rounds, 'saves');
                 const builtSaves = most('builtin', rounds, 'saves');
                 figures.push({
@@ -202,7 +210,7 @@ export const chatWrites: Benchmark = {
                     met: saves <= 2,
                 });
             }
-            for (const rounds of ROUNDS) {
+            for (const rounds of NETWORK_OFF ? [] : ROUNDS) {
                 const bytes = med('agent', rounds, 'saveBytes');
                 const builtBytes = med('builtin', rounds, 'saveBytes');
                 figures.push({
@@ -284,10 +292,13 @@ export const chatWrites: Benchmark = {
                 details: { repeats: REPEATS, medianWallMs: wall, bareBackendRequestMs: bare, replayedAgentRequestMs: replayed, agentBodyKb, samples: stripBodies(samples) },
                 notes: [
                     `The side panel is ${PANEL_OPEN ? 'open (BENCH_PANEL=open): the timeline shows each round live' : 'closed (BENCH_PANEL=open opens it)'}.`,
+                    NETWORK_OFF
+                        ? "DevTools' Network domain is off (npm run bench:no-devtools-network), as in a user's browser: no request is copied into the DevTools protocol. Saves are not counted (Playwright sees no request); the agent's request bodies are recorded by a wrapper around the page's fetch."
+                        : "DevTools' Network domain is on, as Playwright keeps it: every request's body is copied into the protocol, which a user's browser does not do (npm run bench:no-devtools-network measures without it).",
                     `One turn = the user's message sent with the Send button, in a new chat with Seraphina, until SillyTavern is idle again; real SillyTavern 1.19 and the instant mock model; N repeated ${Object.entries(REPEATS).map(([n, k]) => `${k} times at N = ${n}`).join(', ')}, the paths interleaved; medians. Saves = POST /api/chats/save requests from the click to 250 ms after the turn (the most of any repeat); bytes = their uncompressed JSON bodies (median). Messages added: the most of any repeat.`,
                     `Built-in: function_calling on, one registered tool (${TOOL_NAME}, answers at once, no toast), tool_call_recurse_limit ${BUILT_IN_RECURSE_LIMIT}; the mock answers N tool calls, one per request, then the reply text (N + 1 model calls).`,
                     'Agent Mode: /agent on (Writer profile); the mock answers N rounds of one workspace_list_files call, then one round of workspace_write_file + workspace_commit + workspace_finish (N + 1 model calls). N = 0 is that last round alone.',
-                    "The agent round's floor: the 20 tool-round requests of the last N = 20 agent turn, as the page sent them (Playwright's request events), sent again 3 times each from the page straight to SillyTavern's backend, which forwards them to the mock; the median of those. It is what one round's request costs by itself, with its tool definitions and conversation; the baseline beside it is the agent's round from the spacing of its model requests.",
+                    "The agent round's floor: the 20 tool-round requests of the last N = 20 agent turn, as the page sent them (Playwright's request events; the page's fetch wrapper without the Network domain), sent again 3 times each from the page straight to SillyTavern's backend, which forwards them to the mock; the median of those. It is what one round's request costs by itself, with its tool definitions and conversation; the baseline beside it is the agent's round from the spacing of its model requests.",
                     'Time per tool round = (median wall time at N − median at N = 0) / N, for each path; "within noise" when that difference is smaller than half the range of the N = 0 turns of either path (then not judged). The spacing lines are the median gap between consecutive model requests at the mock during the N tool rounds of each turn at that N (one round: response → tool → next request), free of the turn\'s fixed costs.',
                 ],
             };
