@@ -20,14 +20,26 @@ export interface ProfileData {
 export const profileData = signal<ProfileData | null>(null);
 export const profileDataError = signal<string | null>(null);
 
-let pending: Promise<void> | null = null;
+let loading: Promise<void> | null = null;
+let queued: Promise<void> | null = null;
 
-/** Reloads everything; concurrent callers share one reload. */
+/**
+ * Reloads everything, and resolves once what was stored when it was called is shown. A call while a reload is
+ * under way waits for one more after it (one, however many ask): that reload read the stored profiles before
+ * the caller's change (a save, an import), and sharing it would show the list without it.
+ */
 export function refreshProfiles(): Promise<void> {
-    pending ??= load().finally(() => {
-        pending = null;
+    if (!loading) {
+        loading = load().finally(() => {
+            loading = null;
+        });
+        return loading;
+    }
+    queued ??= loading.then(() => {
+        queued = null;
+        return refreshProfiles();
     });
-    return pending;
+    return queued;
 }
 
 async function load(): Promise<void> {
