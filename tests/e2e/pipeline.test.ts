@@ -209,12 +209,19 @@ test('Send while an after-run waits on the model: the new turn starts at once', 
         assert.equal(plainRequests().length, 2, 'the second reply was generated');
         assert.equal(toolRequests()[0]!.endedAt, undefined, 'while the keeper still waits on the model');
         assert.deepEqual((await chatLines(page)).map((line) => line.mes).slice(1), ['First.', PLAIN_REPLY, 'Second.', PLAIN_REPLY]);
+        // Keepers run one at a time: the second reply's waits for the first one's (a keeper starts in well under
+        // this on a quiet machine; started beside it, it would read the memory the first is about to replace).
+        await page.waitForTimeout(2_000);
+        assert.equal((await keeperRuns(page)).length, 1, "the second reply's keeper has not started while the first one works");
+        assert.equal(toolRequests().length, 1, 'nor asked the model');
     } finally {
         release();
     }
     // The second reply's keeper follows the first one's.
     const keepers = await waitForKeepers(page, 2);
     assert.deepEqual(keepers.map((run) => run.state), ['completed', 'completed']);
+    const [first, second] = toolRequests();
+    assert.ok(first?.endedAt !== undefined && second && second.at >= first.endedAt, "the second keeper asked only after the first one's answer");
 });
 
 test('the panel shows a keeper live as After (background), beside the reply it follows, and its Stop ends it alone', async () => {

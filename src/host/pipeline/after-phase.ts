@@ -69,5 +69,8 @@ async function runKeepers(bound: BoundReply, keepers: string[], turnId: string |
         await untilNotGenerating();
         if (locateBoundReply(bound) === null) return;
         const launched = launchKeeper({ type: 'normal', profileId, follows: bound, ...(turnId ? { turnId } : {}), failureTitle: t`A keeper after the reply failed` });
+        // One at a time: the next keeper (of this reply or the next one) starts from the memory this one left.
+        // Two at once would both start from the same memory, and the one to end last would drop the other's.
+        await launched.outcome;
     }
 }
