@@ -164,3 +164,56 @@ test('a commit never lands in another chat: switching chats mid-run fails the ru
     const inA = await chatLines(page);
     assert.ok(inA.every((m) => !m.mes.includes('Meant for chat A.')), 'nothing was committed after the switch');
 });
+
+test("a second commit whose MESSAGE_EDITED listener opens another chat draws and saves nothing there: the run fails with host.chat_changed", async (t) => {
+    const chatA = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
+    // Chat B is longer than A will be, so A's reply index (2) is one of B's messages.
+    await page.evaluate(() => SillyTavern!.getContext().executeSlashCommandsWithOptions('/newchat'));
+    await page.waitForFunction((a) => SillyTavern!.getContext().getCurrentChatId() !== a && SillyTavern!.getContext().chat.length === 1, chatA);
+    for (const text of ['B one.', 'B two.', 'B three.']) await page.evaluate((line) => SillyTavern!.getContext().executeSlashCommandsWithOptions(`/sendas name=Seraphina ${line}`), text);
+    await page.waitForFunction(() => SillyTavern!.getContext().chat.length === 4);
+    const chatB = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
+    const shownInB = () => page.evaluate(() => [...document.querySelectorAll('#chat .mes .mes_text')].map((element) => (element as HTMLElement).innerText.trim()));
+    const before = await shownInB();
+    await page.evaluate((a) => SillyTavern!.getContext().openCharacterChat(a), chatA);
+    await page.waitForFunction((a) => SillyTavern!.getContext().getCurrentChatId() === a, chatA);
+    await agentOn(page);
+
+    // Armed by the first commit's text: the second commit's MESSAGE_EDITED opens chat B before it returns, as an
+    // extension's slow listener would let the user do.
+    await page.evaluate((b) => {
+        const context = SillyTavern!.getContext();
+        // A property, not a named const: tsx would wrap a named function in a helper the page does not have.
+        const holder = globalThis as { __switchOnEdit?: (index: unknown) => Promise<void> };
+        holder.__switchOnEdit = async (index: unknown) => {
+            const message = SillyTavern!.getContext().chat[Number(index)];
+            if (message?.mes !== 'Second draft for A.') return;
+            await SillyTavern!.getContext().openCharacterChat(b);
+        };
+        context.eventSource.on(context.eventTypes.MESSAGE_EDITED!, holder.__switchOnEdit);
+    }, chatB);
+    // The next test takes this page: the listener goes with this test.
+    t.after(() =>
+        page.evaluate(() => {
+            const context = SillyTavern!.getContext();
+            const holder = globalThis as { __switchOnEdit?: (index: unknown) => Promise<void> };
+            if (holder.__switchOnEdit) context.eventSource.removeListener(context.eventTypes.MESSAGE_EDITED!, holder.__switchOnEdit);
+        }),
+    );
+    session.mock.enqueue(
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'First draft for A.' }), call('workspace_commit', {})),
+        calls(call('workspace_write_file', { path: 'output/main.md', content: 'Second draft for A.' }), call('workspace_commit', {}), call('workspace_finish', {})),
+    );
+    await page.fill('#send_textarea', 'A message in chat A.');
+    await page.click('#send_but');
+    await page.waitForFunction((b) => SillyTavern!.getContext().getCurrentChatId() === b, chatB, { timeout: 30_000 });
+    await page.waitForFunction(() => !globalThis.TavernAgent!.status().run, undefined, { timeout: 30_000 });
+    const runs = await page.evaluate((a) => globalThis.TavernAgent!.runs({ chatId: a }), chatA);
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0]!.state, 'failed', 'the run failed');
+    assert.deepEqual(await shownInB(), before, "chat B's messages are drawn as they were");
+    assert.deepEqual((await chatLines(page)).map((line) => line.mes).slice(1), ['B one.', 'B two.', 'B three.']);
+    await page.evaluate((a) => SillyTavern!.getContext().openCharacterChat(a), chatA);
+    await page.waitForFunction((a) => SillyTavern!.getContext().getCurrentChatId() === a, chatA);
+    assert.equal((await chatLines(page)).at(-1)!.mes, 'First draft for A.', 'chat A keeps the last commit that was written whole');
+});

@@ -53,6 +53,17 @@ export function locateRunMessage(target: CommitTarget, runId: string): number | 
     return marker === runId || (target.fixing && marker === target.fixing.previousRunId) ? index : null;
 }
 
+/**
+ * After an await that ran other code (an event's listeners, a save, a state write): the message is still at
+ * `index` of the chat open now. Not when another chat was opened meanwhile (its message at that index is
+ * another object), nor when the message moved: then nothing more is drawn, written or saved.
+ */
+function stillAt(message: ChatMessage, index: number): boolean {
+    return stContext().chat[index] === message;
+}
+
+const CHANGED_WHILE_WRITING = 'Another chat was opened, or the message moved, while the reply was being written; the rest was not written.';
+
 /** The chat open now is the run's own, or why not. */
 function checkSameChat(target: CommitTarget, closedMessage: string, otherMessage: string): Result<null> {
     const identity = openChatIdentity();
@@ -137,7 +148,7 @@ async function commitFirst(target: CommitTarget, request: CommitRequest, text: s
     syncSwipe(message);
     target.messageId = index;
     target.stateBlock = withState.block;
-    if (request.state?.length) await applyStateWrites(message, index, request.state);
+    if (request.state?.length && !(await applyStateWrites(message, index, request.state, () => stillAt(message, index)))) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
     target.committedText = message.mes;
     markCommittedText(message);
     await context.saveChat();
@@ -173,11 +184,13 @@ async function commitAgain(target: CommitTarget, request: CommitRequest, pipelin
     const events = context.eventTypes;
     // As ST's own message edit: listeners may still change the text before it is drawn.
     if (events.MESSAGE_EDITED) await context.eventSource.emit(events.MESSAGE_EDITED, index);
+    if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
     context.updateMessageBlock(index, message);
     if (events.MESSAGE_UPDATED) await context.eventSource.emit(events.MESSAGE_UPDATED, index);
+    if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
     syncSwipe(message);
     target.messageId = index;
-    if (request.state?.length) await applyStateWrites(message, index, request.state);
+    if (request.state?.length && !(await applyStateWrites(message, index, request.state, () => stillAt(message, index)))) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
     target.committedText = message.mes;
     markCommittedText(message);
     await context.saveChat();
@@ -196,7 +209,9 @@ export async function writeRunState(target: CommitTarget, runId: string, writes:
     if (index === null) return fail('host.commit_failed', 'The message this run wrote was deleted or replaced; its state changes were not written.');
     try {
         const message = stContext().chat[index]!;
-        target.stateBlock = await rewriteState(message, index, writes, target.stateBlock ?? null);
+        const block = await rewriteState(message, index, writes, target.stateBlock ?? null);
+        if (!block.ok) return block;
+        target.stateBlock = block.value;
         target.committedText = message.mes;
         markCommittedText(message);
         await stContext().saveChat();
@@ -208,9 +223,10 @@ export async function writeRunState(target: CommitTarget, runId: string, writes:
 
 /**
  * Writes state into a message already in the chat: its MVU block (the `previous` one replaced) as SillyTavern's
- * own edit does (MESSAGE_EDITED, re-render, MESSAGE_UPDATED), then every scope. Returns the block now there.
+ * own edit does (MESSAGE_EDITED, re-render, MESSAGE_UPDATED), then every scope. Returns the block now there, or
+ * host.chat_changed when the message left the open chat while the events' listeners ran (nothing more written).
  */
-export async function rewriteState(message: ChatMessage, index: number, writes: readonly StateWrite[], previous: string | null): Promise<string | null> {
+export async function rewriteState(message: ChatMessage, index: number, writes: readonly StateWrite[], previous: string | null): Promise<Result<string | null>> {
     const context = stContext();
     const withState = withMvuBlock(message.mes, writes, previous);
     if (withState.text !== message.mes) {
@@ -218,12 +234,14 @@ export async function rewriteState(message: ChatMessage, index: number, writes: 
         syncSwipe(message);
         const events = context.eventTypes;
         if (events.MESSAGE_EDITED) await context.eventSource.emit(events.MESSAGE_EDITED, index);
+        if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
         context.updateMessageBlock(index, message);
         if (events.MESSAGE_UPDATED) await context.eventSource.emit(events.MESSAGE_UPDATED, index);
+        if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
         syncSwipe(message);
     }
-    await applyStateWrites(message, index, writes);
-    return withState.block;
+    if (!(await applyStateWrites(message, index, writes, () => stillAt(message, index)))) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
+    return ok(withState.block);
 }
 
 /** `append` continues the message as a new paragraph. */

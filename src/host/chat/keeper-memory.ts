@@ -85,7 +85,8 @@ export async function writeKeeperState(bound: BoundReply, writes: StateWrite[]):
     if (index === null) return fail('pipeline.reply_gone', 'The reply this keeper worked after was deleted or swiped away, or another chat is open: its state changes were dropped.');
     const context = stContext();
     try {
-        await rewriteState(context.chat[index]!, index, writes, null);
+        const written = await rewriteState(context.chat[index]!, index, writes, null);
+        if (!written.ok) return written;
         await context.saveChat();
         return ok({ messageId: index });
     } catch (error) {

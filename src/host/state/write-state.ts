@@ -10,11 +10,15 @@ import { isMvuSnapshot, messageTable, setMessageTable } from './message-variable
  * reply at `index` (its shown swipe): chat variables as ops in its marker, replayed along the branch; global
  * variables through SillyTavern (the user approved each change); Tavern Helper's table of the reply's swipe;
  * MVU's snapshot there when MVU is not loaded (its update block is already in the text, so MVU's own replay
- * computes the same). Then `tavern_agent_state_committed` per scope. The caller saves the chat.
+ * computes the same). Then `tavern_agent_state_committed` per scope. The caller saves the chat. False when
+ * `stillThere` said the message left the open chat (another chat opened) before every scope was written.
  */
-export async function applyStateWrites(message: ChatMessage, index: number, writes: readonly StateWrite[]): Promise<void> {
+export async function applyStateWrites(message: ChatMessage, index: number, writes: readonly StateWrite[], stillThere: () => boolean): Promise<boolean> {
     const context = stContext();
     for (const write of writes) {
+        // Each scope's event runs other code (and chat variables wait for SillyTavern): when another chat was
+        // opened meanwhile, nothing more is written, into it least of all.
+        if (!stillThere()) return false;
         switch (write.scope) {
             case 'chat':
                 await writeChatVariables(message, index, write.values);
@@ -39,6 +43,7 @@ export async function applyStateWrites(message: ChatMessage, index: number, writ
         }
         await context.eventSource.emit(STATE_COMMITTED_EVENT, { scope: write.scope, messageId: index, swipeId: message.swipe_id ?? 0, ops: write.ops });
     }
+    return stillThere();
 }
 
 /** MVU's snapshot of the reply, as MVU would compute it: the last snapshot before it, with the new stat_data. */
