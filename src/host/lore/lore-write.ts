@@ -76,6 +76,12 @@ export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Re
     const engine = await getEngine();
     const claim = await engine.claimLoreProposal(request.runId, proposal.proposalId);
     if (!claim.ok) return claimRefused(claim.error);
+    // The entry was read, and the claim made, over awaits: a proposal for "this chat's book" is written into the
+    // open chat's book, which must still be the run's chat.
+    if (openChatIdentity()?.integrity !== request.chatKey) {
+        await engine.releaseLoreClaim(request.runId, proposal.proposalId, claim.value.token);
+        return fail('lore.wrong_chat', 'Another chat was opened while the proposal was being accepted; nothing was written.');
+    }
     const written = await writeProposal(wi, proposal, text);
     if (!written.ok) {
         await engine.releaseLoreClaim(request.runId, proposal.proposalId, claim.value.token);

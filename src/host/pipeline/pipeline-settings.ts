@@ -1,7 +1,7 @@
 import type { Pipeline } from '../../contract/agent-mode';
 import { applyPipelineChange, parsePipelineChange } from '../../contract/pipeline-change';
 import { fail, ok, type Result } from '../../contract/result';
-import { openChatIdentity } from '../sillytavern/chat-identity';
+import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { chatPipeline, storeChatPipeline } from '../settings/agent-mode';
 import { storedProfiles } from '../settings/profile-store';
 import { getEngine } from '../worker/worker-client';
@@ -14,7 +14,8 @@ import { getEngine } from '../worker/worker-client';
 export async function setChatPipeline(change: unknown): Promise<Result<Pipeline>> {
     const parsed = parsePipelineChange(change);
     if (!parsed.ok) return parsed;
-    if (!openChatIdentity()) return fail('host.no_chat', 'Open a chat first: the pipeline is set per chat.');
+    const chat = openChatIdentity();
+    if (!chat) return fail('host.no_chat', 'Open a chat first: the pipeline is set per chat.');
     const now = chatPipeline();
     const next = applyPipelineChange(now, parsed.value);
     // Only the profiles this change brings in: one deleted since it was chosen still lets the other parts
@@ -28,6 +29,10 @@ export async function setChatPipeline(change: unknown): Promise<Result<Pipeline>
             const resolved = await engine.resolveProfile(id, stored);
             if (!resolved.ok) return { ok: false, error: resolved.error };
         }
+        // The new pipeline was made from this chat's: stored into another chat opened meanwhile, it would
+        // replace that chat's whole pipeline with this one's.
+        const open = openChatIdentity();
+        if (!open || !sameChat(open, chat)) return fail('host.chat_changed', 'Another chat was opened while the pipeline was being checked; nothing was changed.');
     }
     const saved = await storeChatPipeline(next);
     return saved.ok ? ok(saved.value.pipeline) : saved;

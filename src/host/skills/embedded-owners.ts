@@ -16,8 +16,11 @@ export interface EmbeddedOwners {
     embedded(): Promise<OwnerPayload[]>;
     /** The target's current payload (possibly none) and its name; null when there is no such target open. */
     current(target: 'card' | 'preset'): Promise<{ owner: string; payload: unknown } | null>;
-    /** Writes the payload into the target, keeping every other `tauritavern` field (agent profiles…). */
-    write(target: 'card' | 'preset', payload: unknown): Promise<void>;
+    /**
+     * Writes the payload into the target, keeping every other `tauritavern` field (agent profiles…). `owner` is
+     * the one `current` named: when another character or preset is open by now, nothing is written.
+     */
+    write(target: 'card' | 'preset', payload: unknown, owner: string): Promise<void>;
 }
 
 interface Character {
@@ -97,11 +100,13 @@ export const stEmbeddedOwners: EmbeddedOwners = {
         const preset = selectedPresetName();
         return preset ? { owner: preset, payload: presetPayload(preset) } : null;
     },
-    async write(target, payload) {
+    async write(target, payload, owner) {
         const ctx = context();
         if (target === 'card') {
             const open = await openCharacter();
             if (!open) throw new Error('Open a character chat first: skills are written into the open character\'s card.');
+            // The payload was made from that card's skills: written into another one, it would replace that card's.
+            if (open.character.avatar !== owner) throw new Error('Another character was opened meanwhile: nothing was written into its card.');
             // writeExtensionField replaces the whole `tauritavern` object: keep what is there (agentProfiles…).
             const existing = tauriOf(open.character.data?.extensions) ?? {};
             await ctx.writeExtensionField(open.id, 'tauritavern', { ...structuredClone(existing), skills: payload });
@@ -110,6 +115,7 @@ export const stEmbeddedOwners: EmbeddedOwners = {
         const preset = selectedPresetName();
         const manager = ctx.getPresetManager('openai');
         if (!preset || !manager) throw new Error('Select a Chat Completion preset first.');
+        if (preset !== owner) throw new Error('Another preset was selected meanwhile: nothing was written into it.');
         // Sets only `tauritavern.skills` and saves the preset the way SillyTavern's own preset fields do.
         await manager.writePresetExtensionField({ name: preset, path: 'tauritavern.skills', value: payload });
     },

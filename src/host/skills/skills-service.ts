@@ -231,7 +231,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
                     ? old.items.filter((item) => !(item && typeof item === 'object' && written.has(String((item as { skillName?: unknown }).skillName))))
                     : [];
             const payload = { ...fresh, version: 1, items: [...kept, ...(fresh.items ?? [])] };
-            await deps.owners.write(options.target, payload);
+            await deps.owners.write(options.target, payload, current.owner);
             // What we wrote ourselves is not offered back to us.
             await rememberPayload(await deps.hashPayload(payload));
         },
