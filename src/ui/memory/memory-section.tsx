@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MemoryChange } from '../../contract/memory-change';
 import type { MemorySeed } from '../../contract/memory-seed';
 import { memoryEntries, type MemorySnapshot } from '../../contract/memory-view';
@@ -40,9 +40,13 @@ function MemoryManager() {
     const [snapshot, setSnapshot] = useState<MemorySnapshot | null>(null);
     const [error, setError] = useState<string | null>(null);
     const [busy, setBusy] = useState(false);
+    const reads = useRef(0);
     const load = async () => {
         if (!memory || chatId === null) return;
+        // Reads answer in any order: only the last one asked is shown (a read from before a change shows less).
+        const asked = (reads.current += 1);
         const result = await memory.read();
+        if (asked !== reads.current) return;
         if (result.ok) {
             setSnapshot(result.value);
             setError(null);
@@ -101,7 +105,9 @@ export function MemorySection() {
             <summary>
                 <h4>{t`Memory`}</h4>
             </summary>
-            {open ? <MemoryManager /> : null}
+            {/* One manager per chat: another chat's memory (and its Edit buttons, which would write into this chat)
+                is never shown while this chat's is read. */}
+            {open ? <MemoryManager key={chatStatus.value.chatId ?? ''} /> : null}
         </details>
     );
 }

@@ -76,9 +76,12 @@ function CheckpointItem({ runId, checkpoint, canRestore, summary, replaced }: { 
  */
 export function RunFiles({ summary, canRestore, revision }: { summary: RunSummary; canRestore: boolean; revision: number }) {
     const [open, setOpen] = useState(false);
-    const [listing, setListing] = useState<Listing | null>(null);
-    const [error, setError] = useState<string | null>(null);
+    // Each answer names its run: while another run's listing loads, the last run's files (and their Restore and
+    // diff buttons, which would act on this run) are not shown under it.
+    const [loaded, setLoaded] = useState<{ runId: string; listing: Listing | null; error: string | null } | null>(null);
     const runId = summary.runId;
+    const listing = loaded?.runId === runId ? loaded.listing : null;
+    const error = loaded?.runId === runId ? loaded.error : null;
     useEffect(() => {
         if (!open) return;
         let alive = true;
@@ -88,11 +91,11 @@ export function RunFiles({ summary, canRestore, revision }: { summary: RunSummar
             if (!alive) return;
             if (!files.ok || !checkpoints.ok) {
                 const failed = !files.ok ? files.error : !checkpoints.ok ? checkpoints.error : null;
-                setError(failed ? `${failed.message} (${failed.code})` : null);
+                // A failed read again of the same run keeps the listing it had, with the error beside it.
+                setLoaded((last) => ({ runId, listing: last?.runId === runId ? last.listing : null, error: failed ? `${failed.message} (${failed.code})` : null }));
                 return;
             }
-            setError(null);
-            setListing({ files: files.value, checkpoints: checkpoints.value });
+            setLoaded({ runId, listing: { files: files.value, checkpoints: checkpoints.value }, error: null });
         })();
         return () => {
             alive = false;

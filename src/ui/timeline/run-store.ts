@@ -118,7 +118,11 @@ function bump(): void {
     viewRevision.value += 1;
 }
 
+/** Counts what was asked to be shown: a stored run's load that lands after a later ask is dropped (see openRun). */
+let showAsks = 0;
+
 export function show(run: ViewedRun | null): void {
+    showAsks += 1;
     batch(() => {
         viewedRun.value = run;
         expandedRows.value = new Set();
@@ -264,11 +268,14 @@ export async function openRun(runId: string): Promise<void> {
         show(entry.view);
         return;
     }
+    // Loads answer in any order: a run clicked before another, or before the chat changed (the new chat's latest
+    // run opened, or a live run shown), must not replace what was shown after it.
+    const asked = (showAsks += 1);
     try {
         const model = await loadModel(runId);
-        show({ model, source: model.summary.chatKey === IMPORTED_CHAT_KEY ? 'imported' : 'stored' });
+        if (asked === showAsks) show({ model, source: model.summary.chatKey === IMPORTED_CHAT_KEY ? 'imported' : 'stored' });
     } catch (error) {
-        viewError.value = error instanceof Error ? error.message : String(error);
+        if (asked === showAsks) viewError.value = error instanceof Error ? error.message : String(error);
     }
 }
 
