@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MemoryBuildStatus } from '../../contract/memory-build';
 import type { Result } from '../../contract/result';
 import { t } from '../../i18n/t';
@@ -34,10 +34,23 @@ export function MemoryBuildControl() {
     const [notice, setNotice] = useState<string | null>(null);
     const [busy, setBusy] = useState(false);
 
+    // Statuses answer in any order, and an action's own answer (Stop's: still working, as it asked) may land after
+    // the refresh its change fired (stopped): only the newest read is shown, and an action is followed by a read.
+    const reads = useRef(0);
+    const mounted = useRef(true);
+    useEffect(() => () => void (mounted.current = false), []);
+    const read = () => {
+        if (!build) return;
+        const ticket = (reads.current += 1);
+        void build.status().then((next) => mounted.current && ticket === reads.current && setStatus(next), () => undefined);
+    };
+
     useEffect(() => {
         if (!build) return;
         let live = true;
-        const refresh = () => void build.status().then((next) => live && setStatus(next), () => undefined);
+        const refresh = () => {
+            if (live) read();
+        };
         refresh();
         const off = build.onChange(refresh);
         return () => {
@@ -53,8 +66,10 @@ export function MemoryBuildControl() {
         setNotice(null);
         const result = await action();
         setBusy(false);
-        if (result.ok) setStatus(result.value);
-        else setNotice(`${result.error.message} (${result.error.code})`);
+        if (result.ok) {
+            setStatus(result.value);
+            read();
+        } else setNotice(`${result.error.message} (${result.error.code})`);
     };
     const unfinished = status !== null && status.state !== 'finished';
     const working = status?.active === true;
