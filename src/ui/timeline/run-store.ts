@@ -306,7 +306,8 @@ function openChatKey(): string | null {
  */
 export async function refreshHistory(): Promise<void> {
     const chatKey = openChatKey();
-    history.value = { ...history.value, loading: true };
+    // Another chat's runs are not listed under this one while its own load (nor after it fails).
+    history.value = history.value.chatKey === chatKey ? { ...history.value, loading: true } : { ...history.value, chatKey, runs: [], loading: true, error: null };
     try {
         const engine = await services().engine();
         const [runs, imported] = await Promise.all([chatKey ? engine.listRuns(chatKey) : null, engine.listRuns(IMPORTED_CHAT_KEY)]);
