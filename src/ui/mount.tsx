@@ -26,7 +26,12 @@ export function mountPanel(actions: PanelActions, loadServices: () => Promise<Pa
     // The services are the host's side of the panel, loaded with the rest of the runtime (src/runtime.ts):
     // the views and the settings block show once they are there.
     let ready: Promise<void> | null = null;
-    const servicesReady = () => (ready ??= loadServices().then(provideServices));
+    // A failed load is not kept either: the next open of the panel tries again (see lazy-panel.tsx).
+    const servicesReady = () =>
+        (ready ??= loadServices().then(provideServices, (error: unknown) => {
+            ready = null;
+            throw error;
+        }));
     const root = document.createElement('div');
     root.id = PANEL_ROOT_ID;
     document.body.append(root);

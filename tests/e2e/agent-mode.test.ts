@@ -1,9 +1,11 @@
 import { closePage } from '../harness/recycled-pages';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openCharacter, sendMessage } from '../harness/browser';
-import { slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
+import { REPO_ROOT, slash, startTavernSession, waitForExtension, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
 
@@ -118,5 +120,31 @@ test('/agent on without an open chat explains itself and changes nothing', async
     assert.equal(current.chatId, null);
     assert.equal(current.enabled, false);
     await page.locator('#toast-container .toast-warning').waitFor();
+    await closePage(page);
+});
+
+test('a panel whose code cannot load says so where it would be, and loads when opened again', async () => {
+    const { page, pageErrors } = await session.open();
+    await waitForExtension(page);
+    await openCharacter(page);
+    mkdirSync(path.join(REPO_ROOT, 'test-results'), { recursive: true });
+    // The panel's chunk gone, as after the extension was updated under an open page (its file names change).
+    const chunk = /\/dist\/chunks\/panel-[^/]+\.js$/;
+    await page.route(chunk, (route) => route.fulfill({ status: 404, body: 'gone' }));
+    const icon = page.locator('#tavern_agent_button .drawer-icon');
+    await icon.click();
+    const failed = page.locator('[data-testid="panel-load-failed"] [role="alert"]');
+    await failed.waitFor();
+    assert.match(await failed.innerText(), /The panel could not load\. Open it again, or reload the page/);
+    await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'panel-load-failed.png') });
+
+    await page.unroute(chunk);
+    await icon.click();
+    await page.locator('[data-testid="panel-load-failed"]').waitFor({ state: 'detached' });
+    await icon.click();
+    await page.locator('aside.tavern-agent .tavern-agent__title').waitFor();
+    assert.equal(await page.locator('[data-testid="panel-load-failed"]').count(), 0);
+    assert.deepEqual(pageErrors, [], 'the failed load is handled, not thrown at the page');
+    await icon.click();
     await closePage(page);
 });
