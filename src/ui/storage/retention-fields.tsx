@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { RetentionPolicy } from '../../contract/storage';
 import { t } from '../../i18n/t';
 import { services } from '../services';
@@ -11,11 +11,16 @@ import { services } from '../services';
 export function RetentionFields({ onError }: { onError?(text: string): void }) {
     const settings = services().storage;
     const [policy, setPolicy] = useState<RetentionPolicy | null>(settings?.retention() ?? null);
+    const saves = useRef(0);
     if (!policy) return null;
 
     const save = async (next: RetentionPolicy) => {
         setPolicy(next);
+        // Quick edits send several policies; their answers may come back in any order: only the last one asked
+        // is saved, or an older answer landing last would keep the older policy in the settings.
+        const asked = (saves.current += 1);
         const result = await (await services().engine()).setRetention(next);
+        if (asked !== saves.current) return;
         if (result.ok) settings?.saveRetention(result.value);
         else onError?.(`${result.error.message} (${result.error.code})`);
     };
