@@ -24,6 +24,12 @@ export async function openPanel(page: Page): Promise<void> {
     await page.waitForSelector('#tavern_agent_panel_root .tavern-agent');
 }
 
+export async function closePanel(page: Page): Promise<void> {
+    const open = await page.evaluate(() => Boolean(document.querySelector('#tavern_agent_panel_root .tavern-agent')));
+    if (open) await page.click('#tavern_agent_button .drawer-icon');
+    await page.waitForSelector('#tavern_agent_panel_root .tavern-agent', { state: 'detached' });
+}
+
 /** A fresh page on a new chat with Agent Mode on, the panel open and the budgets raised. */
 export async function openAgentPage(tavern: BenchTavern): Promise<{ page: Page; close(): Promise<void> }> {
     const { page, context } = await tavern.openChat();
