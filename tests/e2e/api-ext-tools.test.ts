@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { WRITER_PROFILE, type Profile } from '../../src/contract/profile';
 import { sendMessage } from '../harness/browser';
-import { call, calls, chatLines, offeredTools, openAgentChat, toolResults } from '../harness/agent';
+import { agentOn, call, calls, chatLines, offeredTools, openAgentChat, toolResults } from '../harness/agent';
 import { slash, startTavernSession, type TavernSession } from '../harness/tavern';
 
 let session: TavernSession;
@@ -108,4 +108,33 @@ test('with "ask before each call", Deny in the timeline answers tool.denied_by_u
     assert.match(toolResults(second!).find((r) => r.name === 'ext_GetWeather')?.content ?? '', /tool\.denied_by_user/);
     assert.deepEqual(await weatherCalls(), []);
     assert.equal(await approval.count(), 0, 'the question is gone');
+});
+
+test("a call made after the user opened another chat does not run the tool (it acts on the open chat); the model is told why", async () => {
+    await useProfile(withExt('weather-writer', false));
+    // Chat B first, then back to chat A, where the run starts.
+    const chatA = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
+    await slash(page, '/newchat');
+    await page.waitForFunction((a) => SillyTavern!.getContext().getCurrentChatId() !== a, chatA);
+    const chatB = await page.evaluate(() => SillyTavern!.getContext().getCurrentChatId()!);
+    await page.evaluate((a) => SillyTavern!.getContext().openCharacterChat(a), chatA);
+    await page.waitForFunction((a) => SillyTavern!.getContext().getCurrentChatId() === a, chatA);
+    await agentOn(page);
+
+    session.mock.enqueue({ delayMs: 2_500, toolCalls: [call('ext_GetWeather', { city: 'Rome' })] }, finish);
+    await page.fill('#send_textarea', 'Weather in Rome?');
+    await page.click('#send_but');
+    await session.mock.waitForGenerations(1, 15_000);
+    // The model is still answering when the user opens chat B (SillyTavern does not block opening a past chat).
+    await page.evaluate((b) => SillyTavern!.getContext().openCharacterChat(b), chatB);
+    await page.waitForFunction((b) => SillyTavern!.getContext().getCurrentChatId() === b, chatB);
+    await session.mock.waitForGenerations(2, 15_000);
+    const [, second] = session.mock.generations();
+    const result = toolResults(second!).find((r) => r.name === 'ext_GetWeather')?.content ?? '';
+    assert.match(result, /tool\.execution_failed/);
+    assert.match(result, /Another chat is open/);
+    assert.deepEqual(await weatherCalls(), [], 'the tool never ran in chat B');
+    // The run's commit then ends it (host.chat_changed), with nothing written into chat B.
+    await page.waitForFunction(() => !globalThis.TavernAgent?.status().run, undefined, { timeout: 15_000 });
+    assert.equal((await chatLines(page)).length, 1, 'chat B got nothing');
 });

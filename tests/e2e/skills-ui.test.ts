@@ -75,6 +75,14 @@ async function importZip(page: Page, places: string): Promise<void> {
 const preview = (page: Page) => page.locator('[data-testid="skill-preview"][data-skill="lore-keeper"]');
 const installed = (page: Page) => page.locator('[data-testid="skill-group"][data-scope="global"] [data-testid="skill-item"][data-skill="lore-keeper"]');
 
+/** Opens the Global lore-keeper's row, deletes it (Delete asks first) and waits until it is gone. */
+async function deleteInstalled(page: Page): Promise<void> {
+    await installed(page).locator('[data-testid="skill-toggle"]').click();
+    await installed(page).locator('[data-testid="skill-delete"]').click();
+    await page.locator('dialog[open] .popup-button-ok').click();
+    await installed(page).waitFor({ state: 'detached' });
+}
+
 async function openFile(page: Page, filePath: string): Promise<string> {
     const item = installed(page);
     if ((await item.locator('[data-testid="skill-body"]').count()) === 0) await item.locator('[data-testid="skill-toggle"]').click();
@@ -197,10 +205,29 @@ test('install into this character, see who sees it, move it to Global, export th
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="skill-export-selected"]')]);
     assert.equal(download.suggestedFilename(), 'lore-keeper.zip');
 
-    await installed(page).locator('[data-testid="skill-toggle"]').click();
-    await installed(page).locator('[data-testid="skill-delete"]').click();
-    await page.locator('dialog[open] .popup-button-ok').click();
-    await installed(page).waitFor({ state: 'detached' });
+    await deleteInstalled(page);
+    assert.deepEqual(pageErrors, []);
+    await closePage(page);
+});
+
+test("an import previewed for this character whose chat is then closed is previewed again against Global, where it will go", async () => {
+    const { page, pageErrors } = await openManager();
+    await importZip(page, PLACES_V1);
+    await page.click('[data-testid="skill-install"]');
+    await installed(page).waitFor();
+
+    await page.selectOption('#tavern_agent_skill_target', 'character:default_Seraphina.png');
+    await importZip(page, PLACES_V2);
+    assert.equal(await preview(page).getAttribute('data-conflict'), 'new', 'nothing of that name in the character scope');
+    // The character's chat closes: "this character" is no target any more.
+    await page.evaluate(() => SillyTavern!.getContext().executeSlashCommandsWithOptions('/closechat'));
+    await page.waitForFunction(() => (document.querySelector('#tavern_agent_skill_target') as HTMLSelectElement | null)?.value === 'global');
+    // Previewed again against Global, where the changed version is installed: a choice is asked before Install.
+    await page.locator('[data-testid="skill-preview"][data-skill="lore-keeper"][data-conflict="different"]').waitFor();
+    assert.match(await page.locator('[data-testid="skill-previews"] h5').innerText(), /Global/);
+    assert.equal(await page.locator('[data-testid="skill-choice"]').count(), 1);
+
+    await deleteInstalled(page);
     assert.deepEqual(pageErrors, []);
     await closePage(page);
 });

@@ -11,6 +11,8 @@ interface FakeTool {
 }
 
 let tools: FakeTool[] = [];
+/** The run's chat is the open one. */
+const inChat = () => true;
 const invoked: Array<{ name: string; args: unknown }> = [];
 
 /** SillyTavern's ToolManager as tool-calling.js shapes it: invokeFunctionTool returns an Error instead of throwing. */
@@ -53,13 +55,13 @@ test('a result comes back as text; an error and a time-out as their codes', asyn
         { name: 'Fails', action: async () => Promise.reject(new Error('no network')) },
         { name: 'Slow', action: () => new Promise(() => undefined) },
     ];
-    assert.deepEqual(await callExtTool({ runId: 'r', name: 'Echo', args: { a: 1 }, ask: false }), { ok: true, text: '{"got":{"a":1}}' });
-    const failed = await callExtTool({ runId: 'r', name: 'Fails', args: {}, ask: false });
+    assert.deepEqual(await callExtTool({ runId: 'r', name: 'Echo', args: { a: 1 }, ask: false }, inChat), { ok: true, text: '{"got":{"a":1}}' });
+    const failed = await callExtTool({ runId: 'r', name: 'Fails', args: {}, ask: false }, inChat);
     assert.equal(!failed.ok && failed.code, 'tool.execution_failed');
     assert.match(!failed.ok ? failed.message : '', /no network/);
-    const slow = await callExtTool({ runId: 'r', name: 'Slow', args: {}, ask: false }, 20);
+    const slow = await callExtTool({ runId: 'r', name: 'Slow', args: {}, ask: false }, inChat, 20);
     assert.equal(!slow.ok && slow.code, 'tool.timeout');
-    const gone = await callExtTool({ runId: 'r', name: 'Unregistered', args: {}, ask: false });
+    const gone = await callExtTool({ runId: 'r', name: 'Unregistered', args: {}, ask: false }, inChat);
     assert.equal(!gone.ok && gone.code, 'tool.not_allowed');
 });
 
@@ -67,7 +69,7 @@ test('asking first: Approve runs the tool, Deny answers tool.denied_by_user, a r
     tools = [{ name: 'Echo', action: async () => 'ran' }];
     let pending: ExtToolApproval[] = [];
     const off = onExtToolApprovals((list) => (pending = list));
-    const approved = callExtTool({ runId: 'r1', name: 'Echo', args: { city: 'Oslo' }, ask: true });
+    const approved = callExtTool({ runId: 'r1', name: 'Echo', args: { city: 'Oslo' }, ask: true }, inChat);
     assert.equal(pending.length, 1);
     assert.equal(pending[0]!.name, 'ext.Echo');
     assert.match(pending[0]!.argsText, /Oslo/);
@@ -75,17 +77,35 @@ test('asking first: Approve runs the tool, Deny answers tool.denied_by_user, a r
     decideExtToolCall(pending[0]!.id, true);
     assert.deepEqual(await approved, { ok: true, text: 'ran' });
 
-    const denied = callExtTool({ runId: 'r1', name: 'Echo', args: {}, ask: true });
+    const denied = callExtTool({ runId: 'r1', name: 'Echo', args: {}, ask: true }, inChat);
     decideExtToolCall(pending[0]!.id, false);
     const reply = await denied;
     assert.equal(!reply.ok && reply.code, 'tool.denied_by_user');
     assert.equal(invoked.length, 1);
 
-    const dropped = callExtTool({ runId: 'r2', name: 'Echo', args: {}, ask: true });
+    const dropped = callExtTool({ runId: 'r2', name: 'Echo', args: {}, ask: true }, inChat);
     dropExtToolApprovals('r2');
     const droppedReply = await dropped;
     assert.equal(!droppedReply.ok && droppedReply.code, 'tool.denied_by_user');
     assert.deepEqual(pending, []);
+    off();
+});
+
+test("with another chat open (before the call, or while its approval waited) the tool is not called: it would act on that chat", async () => {
+    tools = [{ name: 'Echo', action: async () => 'ran' }];
+    const notCalled = await callExtTool({ runId: 'r', name: 'Echo', args: {}, ask: false }, () => false);
+    assert.equal(!notCalled.ok && notCalled.code, 'tool.execution_failed');
+    assert.match(!notCalled.ok ? notCalled.message : '', /Another chat is open/);
+
+    let open = true;
+    let pending: ExtToolApproval[] = [];
+    const off = onExtToolApprovals((list) => (pending = list));
+    const asked = callExtTool({ runId: 'r3', name: 'Echo', args: {}, ask: true }, () => open);
+    open = false; // the user opened another chat while the question waited
+    decideExtToolCall(pending[0]!.id, true);
+    const reply = await asked;
+    assert.equal(!reply.ok && reply.code, 'tool.execution_failed');
+    assert.equal(invoked.length, 0, 'never invoked');
     off();
 });
 

@@ -2,7 +2,7 @@ import { MEMORY_MAX_BYTES, memoryBytes, type MemoryPayload } from '../../contrac
 import { fail, ok, type Result } from '../../contract/result';
 import type { ChatIdentity } from '../../contract/run-input';
 import { t } from '../../i18n/t';
-import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { isOpenChat, openChatIdentity } from '../sillytavern/chat-identity';
 import { writeKeeperMemory } from '../sillytavern/message-marker';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { toasts } from '../sillytavern/toasts';
@@ -36,8 +36,7 @@ export function bindReply(index: number): BoundReply | null {
  * the same place, sent at the same time (a swipe has its own time), is the same reply.
  */
 export function locateBoundReply(bound: BoundReply): number | null {
-    const identity = openChatIdentity();
-    if (!identity || !sameChat(identity, bound.identity)) return null;
+    if (!isOpenChat(bound.identity)) return null;
     const chat = stContext().chat;
     let index = chat.indexOf(bound.message);
     if (index < 0) {

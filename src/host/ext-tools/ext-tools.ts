@@ -143,13 +143,14 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<{ done: true; val
  * Runs one call the agent made: asks first when the profile says so, then invokes the tool through
  * ToolManager with a 30 s limit. The result text goes back to the agent only; nothing is written to the chat.
  */
-export async function callExtTool(request: ExtToolCallRequest, timeoutMs = EXT_TOOL_TIMEOUT_MS): Promise<ExtToolCallReply> {
+export async function callExtTool(request: ExtToolCallRequest, inRunChat: () => boolean, timeoutMs = EXT_TOOL_TIMEOUT_MS): Promise<ExtToolCallReply> {
     const manager = toolManager();
     const registered = manager?.tools.some((tool) => tool.toFunctionOpenAI().function.name === request.name);
     if (!manager || !registered) return { ok: false, code: 'tool.not_allowed', message: `The tool "${request.name}" is no longer registered.` };
     if (request.ask && !(await askApproval(request.runId, `ext.${request.name}`, request.args))) {
         return { ok: false, code: 'tool.denied_by_user', message: `The user denied this call of ext.${request.name}.` };
     }
+    if (!inRunChat()) return { ok: false, code: 'tool.execution_failed', message: `Another chat is open: ext.${request.name} acts on the open chat, so it was not called.` };
     try {
         const settled = await withTimeout(manager.invokeFunctionTool(request.name, request.args ?? {}), timeoutMs);
         if (!settled.done) return { ok: false, code: 'tool.timeout', message: `ext.${request.name} did not answer within ${Math.round(timeoutMs / 1000)} s.` };

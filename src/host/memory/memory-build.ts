@@ -7,7 +7,7 @@ import { t } from '../../i18n/t';
 import { stopBackgroundRun } from '../run/background-runs';
 import { launchBuildChunk } from '../run/new-run';
 import { storedProfiles } from '../settings/profile-store';
-import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { isOpenChat, openChatIdentity, sameChat } from '../sillytavern/chat-identity';
 import { stContext } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { buildChunkRequest } from './build-input';
@@ -164,8 +164,7 @@ function captureOf(captures: Captures, profileId: string): { input: RunRequest |
 
 /** Why the next chunk cannot run in the open chat now (another chat open, messages deleted), or null. */
 function chatRefusal(job: MemoryBuildJob): { code: string; message: string } | null {
-    const open = openChatIdentity();
-    if (!open || !sameChat(open, job.chat)) return { code: 'memory.chat_changed', message: 'Another chat is open: the memory build stopped. Open its chat again to resume it.' };
+    if (!isOpenChat(job.chat)) return { code: 'memory.chat_changed', message: 'Another chat is open: the memory build stopped. Open its chat again to resume it.' };
     if (stContext().chat.length < job.messages) return { code: 'memory.build_chat_changed', message: `The chat has fewer messages than the ${job.messages} this build covers: start it over.` };
     return null;
 }

@@ -4,9 +4,9 @@ import { fail, ok, type Result } from '../../contract/result';
 import { activeRun } from '../run/active-run';
 import { backgroundRuns } from '../run/background-runs';
 import { memoryBuildWorking } from './memory-build';
-import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { isOpenChat } from '../sillytavern/chat-identity';
 import { markedMemory, markedMemoryRunId, replaceMarkedMemory } from '../sillytavern/message-marker';
-import { stContext } from '../sillytavern/st-context';
+import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { openChatMemory } from './open-chat-memory';
 import type { MemoryHome } from '../../contract/memory-view';
@@ -30,16 +30,15 @@ export async function editOpenChatMemory(change: MemoryChange): Promise<Result<M
     if (activeRun() || backgroundRuns().length || memoryBuildWorking()) return fail('run.running', 'An agent is working: change the memory once it has ended.');
     const current = await openChatMemory();
     if (!current.ok) return current;
-    const { identity, files, home, seed } = current.value;
+    const { identity, files, home, homeMessage, seed } = current.value;
     if (home.kind === 'none') return fail('memory.no_memory', 'This chat has no memory to change.');
     const next = applyMemoryChange(files, change);
     if (!next.ok) return next;
     const bytes = memoryBytes({ v: 1, files: next.value });
     if (bytes > MEMORY_MAX_BYTES) return fail('memory.too_large', `The memory would be ${bytes} bytes, over the ${MEMORY_MAX_BYTES} that travel with a chat. Nothing was changed.`);
-    const open = openChatIdentity();
-    if (!open || !sameChat(open, identity)) return fail('memory.chat_changed', 'Another chat is open now: the memory was not changed.');
+    if (!isOpenChat(identity)) return fail('memory.chat_changed', 'Another chat is open now: the memory was not changed.');
     if (home.kind === 'message') {
-        const written = await writeIntoMessage(home.messageId, next.value);
+        const written = await writeIntoMessage(home.messageId, homeMessage, next.value);
         if (!written.ok) return written;
     } else if (seed) {
         // The seed keeps where it came from and when; only its files change.
@@ -52,11 +51,12 @@ export async function editOpenChatMemory(change: MemoryChange): Promise<Result<M
 }
 
 /** The new memory into the message that gave the old one, if it still does, then one chat save. */
-async function writeIntoMessage(messageId: number, after: Record<string, string>): Promise<Result<null>> {
+async function writeIntoMessage(messageId: number, read: ChatMessage | null, after: Record<string, string>): Promise<Result<null>> {
     const context = stContext();
     const message = context.chat[messageId];
-    // The memory was read a moment ago: the message must still be the one that named it.
-    const owner = message ? markedMemoryRunId(message) : null;
+    // The memory was read a moment ago: the message at that place must still be the one read (a message deleted
+    // or added before it moves another one there, maybe one with a memory of its own) and still name it.
+    const owner = message && message === read ? markedMemoryRunId(message) : null;
     if (!message || owner === null) return fail('memory.chat_changed', 'The message holding this memory was deleted or swiped away: the memory was not changed.');
     const original = markedMemory(message);
     if (!replaceMarkedMemory(message, { v: 1, files: after })) return fail('memory.chat_changed', 'The message holding this memory no longer names it: the memory was not changed.');

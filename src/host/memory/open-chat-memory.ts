@@ -3,13 +3,15 @@ import { readMemorySeed } from '../../contract/memory-seed';
 import { fail, ok, type Result } from '../../contract/result';
 import type { ChatIdentity } from '../../contract/run-input';
 import { openChatIdentity } from '../sillytavern/chat-identity';
-import { stContext } from '../sillytavern/st-context';
+import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { memoryCarriers } from './memory-carriers';
 
 /** The open chat's memory, and the chat it was read from. */
 export interface OpenChatMemory extends MemorySnapshot {
     identity: ChatIdentity;
+    /** The message `home` names, as it was when the memory was read: a change is written only into this object. */
+    homeMessage: ChatMessage | null;
 }
 
 /**
@@ -21,19 +23,25 @@ export async function openChatMemory(): Promise<Result<OpenChatMemory>> {
     const identity = openChatIdentity();
     if (!identity) return fail('host.no_chat', 'Open a chat first.');
     const context = stContext();
-    const carriers = memoryCarriers(context.chat);
+    // The chat as it is now: the index found below names a message of this array, which the awaits may leave.
+    const chat = context.chat;
+    const carriers = memoryCarriers(chat);
     const seed = readMemorySeed(context.chatMetadata);
     const engine = await getEngine();
     const resolved = await engine.resolveMemory(carriers, seed);
     if (!resolved.ok) return resolved;
     const { files, runId } = resolved.value;
     let home: MemoryHome = seed ? { kind: 'seed' } : { kind: 'none' };
+    let homeMessage: ChatMessage | null = null;
     if (runId !== null) {
         // The newest message of the branch that names a memory owner, not only the one that gave the memory here:
         // memoryBase reads the newest first, and another browser may hold a cached (older) memory for a later
         // reply that carries none. Written there, in full, the change is what every device resolves first.
         const index = carriers.findLastIndex((carrier) => carrier.runId !== null);
-        if (index >= 0) home = { kind: 'message', messageId: index };
+        if (index >= 0) {
+            home = { kind: 'message', messageId: index };
+            homeMessage = chat[index] ?? null;
+        }
     }
-    return ok({ identity, files, home, seed });
+    return ok({ identity, files, home, homeMessage, seed });
 }

@@ -1,7 +1,7 @@
 import { MEMORY_SEED_KEY, MEMORY_SEED_MAX_BYTES, memorySeedBytes, readMemorySeed, type MemorySeed } from '../../contract/memory-seed';
 import { fail, ok, type Result } from '../../contract/result';
 import type { ChatIdentity } from '../../contract/run-input';
-import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { isOpenChat, openChatIdentity } from '../sillytavern/chat-identity';
 import { stContext } from '../sillytavern/st-context';
 
 /** The open chat's memory seed, or null (none, no chat open, or one that does not parse). */
@@ -14,8 +14,7 @@ export function openChatSeed(): MemorySeed | null {
  * a seed is written only into the chat it was meant for, never into the one open by the time it is ready.
  */
 export async function writeMemorySeed(into: ChatIdentity, seed: MemorySeed | null): Promise<Result<{ bytes: number }>> {
-    const open = openChatIdentity();
-    if (!open || !sameChat(open, into)) return fail('memory.chat_changed', 'Another chat is open now: the memory seed was not stored.');
+    if (!isOpenChat(into)) return fail('memory.chat_changed', 'Another chat is open now: the memory seed was not stored.');
     const bytes = seed ? memorySeedBytes(seed) : 0;
     if (bytes > MEMORY_SEED_MAX_BYTES) return fail('memory.seed_too_large', `This memory is ${bytes} bytes, over the ${MEMORY_SEED_MAX_BYTES} that travel with a chat.`);
     const context = stContext();

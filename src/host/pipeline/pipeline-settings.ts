@@ -1,7 +1,7 @@
 import type { Pipeline } from '../../contract/agent-mode';
 import { applyPipelineChange, parsePipelineChange } from '../../contract/pipeline-change';
 import { fail, ok, type Result } from '../../contract/result';
-import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { isOpenChat, openChatIdentity } from '../sillytavern/chat-identity';
 import { chatPipeline, storeChatPipeline } from '../settings/agent-mode';
 import { storedProfiles } from '../settings/profile-store';
 import { getEngine } from '../worker/worker-client';
@@ -31,8 +31,7 @@ export async function setChatPipeline(change: unknown): Promise<Result<Pipeline>
         }
         // The new pipeline was made from this chat's: stored into another chat opened meanwhile, it would
         // replace that chat's whole pipeline with this one's.
-        const open = openChatIdentity();
-        if (!open || !sameChat(open, chat)) return fail('host.chat_changed', 'Another chat was opened while the pipeline was being checked; nothing was changed.');
+        if (!isOpenChat(chat)) return fail('host.chat_changed', 'Another chat was opened while the pipeline was being checked; nothing was changed.');
     }
     const saved = await storeChatPipeline(next);
     return saved.ok ? ok(saved.value.pipeline) : saved;

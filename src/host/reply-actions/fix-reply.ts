@@ -5,7 +5,7 @@ import { resolveFixTarget } from '../chat/fix-target';
 import { activeRun } from '../run/active-run';
 import { launchRun } from '../run/new-run';
 import { defaultRunObserver } from '../run/default-observer';
-import { currentIdentity, openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { currentIdentity, isOpenChat, openChatIdentity } from '../sillytavern/chat-identity';
 import { askText } from '../sillytavern/popup';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { toasts } from '../sillytavern/toasts';
@@ -45,7 +45,6 @@ export async function askAndFix(message: ChatMessage): Promise<void> {
     const identity = currentIdentity();
     const answer = await askText(t`How should the agent revise this reply?`, { rows: 3, okButton: t`Fix` });
     if (answer === null) return;
-    const now = openChatIdentity();
-    const started = now && sameChat(now, identity) ? startFix(answer, { message }) : fail('run.fix_message_not_found', t`That reply is not in the open chat.`);
+    const started = isOpenChat(identity) ? startFix(answer, { message }) : fail('run.fix_message_not_found', t`That reply is not in the open chat.`);
     if (!started.ok) toasts.warning(`${started.error.message} (${started.error.code})`, t`Not fixed`);
 }

@@ -13,7 +13,7 @@ import { routeModel } from '../model/model-route';
 import { connectionProfiles } from '../model/connection-profiles';
 import { currentChatAgentState } from '../settings/agent-mode';
 import { storedProfiles } from '../settings/profile-store';
-import { currentIdentity, openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { currentIdentity, isOpenChat, sameChat } from '../sillytavern/chat-identity';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { getEngine } from '../worker/worker-client';
 import { activeRun } from './active-run';
@@ -162,8 +162,7 @@ async function startNewRun(runId: string, options: LaunchOptions, target: Commit
     // Any other run's chat is fixed at launch. A capture that read another chat (opened while the worker started,
     // or while the capture waited its turn), or that the user left before it ended, would put that chat's messages
     // and prompt into this run, whose commit and memory go into the launch chat.
-    const open = openChatIdentity();
-    if (!options.build && !(sameChat(captured.chat, target.identity) && open && sameChat(open, target.identity))) {
+    if (!options.build && !(sameChat(captured.chat, target.identity) && isOpenChat(target.identity))) {
         throw new HostError('host.chat_changed', 'Another chat was opened while the run was starting; it did not start.');
     }
     if (route.source === null) prepareRunGenerationParameters(runId); // SillyTavern's own connection: its request body, built ahead

@@ -4,6 +4,7 @@ import type { HostBridge } from '../../contract/wire';
 import { attachMemoryToChat, writeRunState, type CommitTarget } from '../chat/commit';
 import { askApproval, callExtTool } from '../ext-tools/ext-tools';
 import { createModelRequests } from '../model/model-requests';
+import { isOpenChat } from '../sillytavern/chat-identity';
 import type { RunStart } from './drive-run';
 import { openEventPort } from './event-port';
 import { publishRunEvents } from './run-events';
@@ -28,7 +29,10 @@ export function runBridge(target: CommitTarget, start: Pick<RunStart, 'route' | 
         attachMemory: start.attachMemory ?? (({ runId: id, memory }) => attachMemoryToChat(target, id, memory)),
         writeState: start.writeState ?? (({ runId: id, writes }) => writeRunState(target, id, writes)),
         askApproval: ({ runId: id, name, args }) => (target.closed ? Promise.resolve(false) : askApproval(id, name, args)),
-        callExtTool: (request) => (target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request)),
+        // An extension's tool acts on whatever chat is open (it was written for SillyTavern's own generation): it is
+        // called only while the run's chat is the open one, checked again after the user's approval.
+        callExtTool: (request) =>
+            target.closed ? Promise.resolve({ ok: false, code: 'tool.execution_failed', message: 'The run has ended.' }) : callExtTool(request, () => isOpenChat(target.identity)),
         onEvents,
         openEventPort: () => openEventPort(onEvents),
     };

@@ -27,6 +27,12 @@ export function openChatIdentity(): ChatIdentity | null {
     }
 }
 
+/** Whether the chat open now is this one: checked again after every await before anything is written into it. */
+export function isOpenChat(identity: ChatIdentity): boolean {
+    const open = openChatIdentity();
+    return open !== null && sameChat(open, identity);
+}
+
 export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {
     // characterId is an index that a group chat moves between members; the group id and chat file decide.
     return a.chatId === b.chatId && a.integrity === b.integrity && a.groupId === b.groupId && (a.groupId !== null || a.characterId === b.characterId);

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { scopeKey, type SkillImportResult, type SkillPreview, type SkillScope } from '../../contract/skills';
 import type { SkillOwners, SkillsService } from '../../contract/skills-service';
 import { t } from '../../i18n/t';
@@ -120,6 +120,13 @@ export function SkillImport({ service, owners, targets }: { service: SkillsServi
             setBusy(false);
         }
     };
+    // The target chosen (this character's or this chat's skills) leaves with its chat when another is opened: the
+    // import falls back to Global and previews again, so the choices made are against what will be installed into.
+    useEffect(() => {
+        if (targetKey === 'global' || scopeFromKey(targetKey, targets)) return;
+        setTargetKey('global');
+        if (units && !busy) void preview(units, 'global');
+    }, [targets]);
     const pick = (input: HTMLInputElement, folder: boolean) => {
         const files = [...(input.files ?? [])];
         // Cleared so that picking the same file again (after changing it) previews again.
