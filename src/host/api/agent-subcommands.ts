@@ -4,6 +4,7 @@ import { engineStarted, getEngine } from '../worker/worker-client';
 import { activeRun, cancelActiveRun, guideActiveRun } from '../run/active-run';
 import { continueRun, newestInterruptedRun, newestRun, resumeRun } from '../run/resume-run';
 import { remoteRun } from '../run/live-view';
+import { stateLabel } from '../../i18n/state-label';
 import { t } from '../../i18n/t';
 import { formatVisibleSkills, runSkills } from '../skills/run-skills';
 import { runsAlone } from '../sillytavern/slash-alone';
@@ -162,7 +163,7 @@ async function guide(text: string): Promise<string> {
 function describeStatus(status: AgentStatus): string {
     if (status.chatId === null) return t`No chat is open.`;
     const mode = status.enabled ? t`Agent Mode is on in this chat.` : t`Agent Mode is off in this chat.`;
-    const run = status.run ? `${t`A run is working:`} ${status.run.state}.` : t`No run is working.`;
+    const run = status.run ? `${t`A run is working:`} ${stateLabel(status.run.state)}.` : t`No run is working.`;
     return `${mode} ${t`Profile:`} ${status.profileId}. ${run}`;
 }
 
@@ -188,7 +189,15 @@ function describeAnswer(word: string, answer: string): string | null {
  * commands do. In a pipe or a closure the value only goes on, unchanged.
  */
 async function agentCommand(named: unknown, argument: string): Promise<string> {
-    const answer = await runAgentCommand(argument, named && typeof named === 'object' ? (named as Record<string, unknown>) : {});
+    let answer: string;
+    try {
+        answer = await runAgentCommand(argument, named && typeof named === 'object' ? (named as Record<string, unknown>) : {});
+    } catch (error) {
+        // Said in our toast, as text: SillyTavern shows an error thrown out of a command as HTML (its toast and the
+        // popup behind it), and a message may one day carry a name from a card or a model.
+        toasts.warning(error instanceof Error ? error.message : String(error), t`Tavern Agent`);
+        return '';
+    }
     if (await runsAlone(named, 'agent')) {
         const word = argument.trim().split(/\s+/)[0]?.toLowerCase() || 'status';
         const text = describeAnswer(word, answer);

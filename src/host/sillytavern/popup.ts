@@ -21,12 +21,14 @@ export async function confirmAction(question: string): Promise<boolean> {
 
 /**
  * Asks for a text in SillyTavern's input popup: the answer, or null when the popup is missing, cancelled or
- * left blank. SillyTavern renders the question as HTML: it must be plain text of ours, never chat text.
+ * left blank. The question goes in as a text node, as confirmAction's does.
  */
 export async function askText(question: string, options: { rows: number; okButton: string }): Promise<string | null> {
     const popup = stContext() as unknown as PopupApi;
     if (!popup.callGenericPopup || !popup.POPUP_TYPE) return null;
-    const answer = await popup.callGenericPopup(question, popup.POPUP_TYPE.INPUT, '', options);
+    const content = document.createElement('p');
+    content.textContent = question;
+    const answer = await popup.callGenericPopup(content, popup.POPUP_TYPE.INPUT, '', options);
     return typeof answer === 'string' && answer.trim() ? answer : null;
 }
 

@@ -97,11 +97,27 @@ export interface StContext {
     };
 }
 
+/** The toastr options Tavern Agent passes. */
+export interface ToastOptions {
+    timeOut?: number;
+    extendedTimeOut?: number;
+    onclick?: () => void;
+    /** Message and title as text: toastr inserts both as HTML unless told (SillyTavern's page default says so, today). */
+    escapeHtml?: boolean;
+}
+
 declare global {
     // eslint-disable-next-line no-var
     var SillyTavern: { getContext(): StContext } | undefined;
     // eslint-disable-next-line no-var
-    var toastr: { info(m: string, t?: string): void; warning(m: string, t?: string): void; error(m: string, t?: string): void; success(m: string, t?: string): void } | undefined;
+    var toastr:
+        | {
+              info(m: string, t?: string, options?: ToastOptions): void;
+              warning(m: string, t?: string, options?: ToastOptions): void;
+              error(m: string, t?: string, options?: ToastOptions): void;
+              success(m: string, t?: string, options?: ToastOptions): void;
+          }
+        | undefined;
 }
 
 export function stContext(): StContext {

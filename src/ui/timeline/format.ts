@@ -62,31 +62,6 @@ export function firstLine(text: string, max = 160): string {
     return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
-export function stateLabel(state: string): string {
-    switch (state) {
-        case 'created':
-            return t`created`;
-        case 'preparing':
-            return t`preparing`;
-        case 'running':
-            return t`running`;
-        case 'awaiting_commit':
-            return t`committing`;
-        case 'finishing':
-            return t`finishing`;
-        case 'completed':
-            return t`completed`;
-        case 'failed':
-            return t`failed`;
-        case 'cancelled':
-            return t`cancelled`;
-        case 'interrupted':
-            return t`interrupted`;
-        default:
-            return state;
-    }
-}
-
 export function callStatusLabel(status: string): string {
     switch (status) {
         case 'pending':

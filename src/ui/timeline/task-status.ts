@@ -1,5 +1,5 @@
 import { t } from '../../i18n/t';
-import { stateLabel } from './format';
+import { stateLabel } from '../../i18n/state-label';
 import { END_STATES, type RunSummary, type TaskCounts, type TaskInfo } from './rows';
 
 /**
