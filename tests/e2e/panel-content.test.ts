@@ -96,6 +96,24 @@ test('/agent status typed alone answers in a toast; piped it only passes its val
     assert.deepEqual(pageErrors, []);
 });
 
+test('a toast says a name it was given as text, even with toastr set to read HTML by another extension', async () => {
+    const { page, pageErrors } = await openChat();
+    await clearToasts(page);
+    // SillyTavern escapes toasts by default; another extension may turn that off for the whole page.
+    await page.evaluate(() => ((globalThis as unknown as { toastr: { options: { escapeHtml: boolean } } }).toastr.options.escapeHtml = false));
+    try {
+        await page.fill('#send_textarea', '/agent profile <b>bold</b>');
+        await page.click('#send_but');
+        const toast = page.locator('#toast-container .toast', { hasText: 'does not exist' });
+        await toast.waitFor();
+        assert.match(await toast.innerText(), /<b>bold<\/b>/, 'the name as typed, tags and all');
+        assert.equal(await toast.locator('b').count(), 0, 'no element made from it');
+    } finally {
+        await page.evaluate(() => ((globalThis as unknown as { toastr: { options: { escapeHtml: boolean } } }).toastr.options.escapeHtml = true));
+    }
+    assert.deepEqual(pageErrors, []);
+});
+
 test('checkpoints are labelled by what made them; the commit shows its text; "Put this version in the chat" replaces the reply', async () => {
     const { page, pageErrors } = await openChat();
     session.mock.enqueue(...patchRun());
@@ -257,7 +275,7 @@ test('a run that fails before it starts (its connection profile is gone) is kept
     await failed.waitFor({ timeout: 30_000 });
     const runId = await failed.getAttribute('data-run-id');
     assert.ok(runId);
-    assert.match(await failed.locator('.tavern-agent__run-header [role="alert"]').innerText(), /"Deleted Claude" used by the agent profile "Writer" no longer exists[\s\S]*profile\.connection_missing/);
+    assert.match(await failed.locator('.tavern-agent__run-header [role="alert"]').innerText(), /no longer exists[\s\S]*agent profile "Writer", connection profile "Deleted Claude"[\s\S]*profile\.connection_missing/);
     assert.equal(session.mock.requests().length, 0, 'no model was asked');
 
     // Kept in the journal, not only shown: a new page of the same chat lists it in History and opens it.

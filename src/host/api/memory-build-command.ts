@@ -23,7 +23,7 @@ export async function memoryBuildCommand(text: string): Promise<string> {
 
 function startWith(words: readonly string[]): Promise<Result<MemoryBuildStatus>> {
     const unknown = words.filter((word) => word !== 'lore' && word !== 'restart');
-    if (unknown.length) return Promise.resolve(fail('run.invalid_input', `Unknown word for /agent memory build: ${unknown.join(' ')}.`));
+    if (unknown.length) return Promise.resolve(fail('run.invalid_input', `${t`Unknown word for /agent memory build:`} ${unknown.join(' ')}.`));
     return startMemoryBuild({ lore: words.includes('lore'), restart: words.includes('restart') });
 }
 

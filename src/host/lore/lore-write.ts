@@ -36,13 +36,13 @@ async function writeProposal(wi: WorldInfoModule, proposal: LoreProposal, text: 
             book = (await ensureChatBook(wi)).name;
         } else {
             book = proposal.target.book!;
-            if (!wi.world_names.includes(book)) return fail('lore.write_failed', `The lorebook "${book}" no longer exists.`);
+            if (!wi.world_names.includes(book)) return fail('lore.write_failed', `${t`This lorebook no longer exists:`} ${book}`);
         }
         // The uid names an entry of the target book only; in a chat book made after the run it means nothing.
         const uid = proposal.target.book === book ? proposal.target.uid : null;
         return ok({ book, ...(await writeEntry(wi, book, uid, text)) });
     } catch (error) {
-        return fail('lore.write_failed', 'SillyTavern could not save the lore entry.', describeError(error));
+        return fail('lore.write_failed', t`SillyTavern could not save the lore entry.`, describeError(error));
     }
 }
 
@@ -61,7 +61,7 @@ function claimRefused(error: ErrorInfo): Result<never> {
  * world-info API, and the decision journaled in the run, which ends the claim.
  */
 export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Result<LoreAcceptOutcome>> {
-    if (openChatIdentity()?.integrity !== request.chatKey) return fail('lore.wrong_chat', 'Open the chat of this run to accept its lore proposals: they belong to that chat.');
+    if (openChatIdentity()?.integrity !== request.chatKey) return fail('lore.wrong_chat', t`Open the chat of this run to accept its lore proposals: they belong to that chat.`);
     const { proposal, text } = request;
     let wi: WorldInfoModule;
     try {
@@ -71,7 +71,7 @@ export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Re
         const change = entryChange(current, proposal);
         if (change && proposal.before && !sameAsShown(request.acceptChanged, change)) return ok({ kind: 'changed', start: proposal.before, now: change.now });
     } catch (error) {
-        return fail('lore.write_failed', 'SillyTavern could not read the lore entry.', describeError(error));
+        return fail('lore.write_failed', t`SillyTavern could not read the lore entry.`, describeError(error));
     }
     const engine = await getEngine();
     const claim = await engine.claimLoreProposal(request.runId, proposal.proposalId);
@@ -80,7 +80,7 @@ export async function acceptLoreProposal(request: LoreAcceptRequest): Promise<Re
     // open chat's book, which must still be the run's chat.
     if (openChatIdentity()?.integrity !== request.chatKey) {
         await engine.releaseLoreClaim(request.runId, proposal.proposalId, claim.value.token);
-        return fail('lore.wrong_chat', 'Another chat was opened while the proposal was being accepted; nothing was written.');
+        return fail('lore.wrong_chat', t`Another chat was opened while the proposal was being accepted; nothing was written.`);
     }
     const written = await writeProposal(wi, proposal, text);
     if (!written.ok) {

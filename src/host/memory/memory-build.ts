@@ -65,11 +65,11 @@ export async function memoryBuildStatus(): Promise<MemoryBuildStatus | null> {
  */
 export async function startMemoryBuild(options: { lore?: boolean; restart?: boolean } = {}): Promise<Result<MemoryBuildStatus>> {
     const chat = openChatIdentity();
-    if (!chat) return fail('host.no_chat', 'Open a chat first.');
+    if (!chat) return fail('host.no_chat', t`Open a chat first.`);
     return takeOn(chat, async (stored) => {
         if (stored && stored.state !== 'finished' && !options.restart) return ok(buildResumed(stored, Date.now()));
         const messages = stContext().chat.length;
-        if (messages === 0) return fail('memory.build_empty_chat', 'This chat has no messages to build memory from.');
+        if (messages === 0) return fail('memory.build_empty_chat', t`This chat has no messages to build memory from.`);
         const profile = await (await getEngine()).resolveProfile(BUILD_MEMORY_PROFILE, storedProfiles());
         if (!profile.ok) return fail('profile.not_found', profile.error.message);
         return ok(newBuildJob({ id: newId(), chat, messages, chunkSize: profile.value.memory.buildChunk, lore: options.lore === true, now: Date.now() }));
@@ -79,9 +79,9 @@ export async function startMemoryBuild(options: { lore?: boolean; restart?: bool
 /** Goes on with the open chat's stopped, failed or cut-off build from its first chunk not done. */
 export async function resumeMemoryBuild(): Promise<Result<MemoryBuildStatus>> {
     const chat = openChatIdentity();
-    if (!chat) return fail('host.no_chat', 'Open a chat first.');
+    if (!chat) return fail('host.no_chat', t`Open a chat first.`);
     return takeOn(chat, async (stored) =>
-        !stored || stored.state === 'finished' ? fail('memory.build_not_found', 'This chat has no unfinished memory build to resume.') : ok(buildResumed(stored, Date.now())),
+        !stored || stored.state === 'finished' ? fail('memory.build_not_found', t`This chat has no unfinished memory build to resume.`) : ok(buildResumed(stored, Date.now())),
     );
 }
 
@@ -94,13 +94,13 @@ let taking = false;
  * run twice, and one tab's restart would drop the other's chunks). The job is read and chosen under the lock.
  */
 function takeOn(chat: ChatIdentity, choose: (stored: MemoryBuildJob | null) => Promise<Result<MemoryBuildJob>>): Promise<Result<MemoryBuildStatus>> {
-    if (active || taking) return Promise.resolve(fail('memory.build_running', 'A memory build is already going on in this tab; stop it first.'));
+    if (active || taking) return Promise.resolve(fail('memory.build_running', t`A memory build is already going on in this tab; stop it first.`));
     taking = true;
     return new Promise((resolve) => {
         const held = async (lock: unknown): Promise<void> => {
             let current: NonNullable<typeof active>;
             try {
-                if (!lock) return resolve(fail('memory.build_running', "Another tab is building this chat's memory."));
+                if (!lock) return resolve(fail('memory.build_running', t`Another tab is building this chat's memory.`));
                 const chosen = await choose(await readBuildJob(chat.integrity));
                 if (!chosen.ok) return resolve(chosen);
                 current = { job: await save(chosen.value), stopping: false, runId: null, captures: new Map() };
@@ -122,7 +122,7 @@ function takeOn(chat: ChatIdentity, choose: (stored: MemoryBuildJob | null) => P
         };
         // Web Locks are in every browser SillyTavern supports; without them (an old one), this tab's guard alone.
         const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
-        if (locks) void locks.request(`tavern-agent:memory-build:${chat.integrity}`, { ifAvailable: true }, held).catch(() => resolve(fail('memory.build_running', 'The memory build could not take its lock.')));
+        if (locks) void locks.request(`tavern-agent:memory-build:${chat.integrity}`, { ifAvailable: true }, held).catch(() => resolve(fail('memory.build_running', t`The memory build could not take its lock.`)));
         else void held(true);
     });
 }
@@ -130,7 +130,7 @@ function takeOn(chat: ChatIdentity, choose: (stored: MemoryBuildJob | null) => P
 /** Stops this tab's build after its current run is stopped; resumable at the chunk not yet done. */
 export async function stopMemoryBuild(): Promise<Result<MemoryBuildStatus>> {
     const current = active;
-    if (!current) return fail('memory.build_not_found', 'No memory build is going on in this tab.');
+    if (!current) return fail('memory.build_not_found', t`No memory build is going on in this tab.`);
     current.stopping = true;
     if (current.runId) await stopBackgroundRun(current.runId, 'The memory build was stopped.');
     return ok(buildStatus(current.job, true));
@@ -164,8 +164,8 @@ function captureOf(captures: Captures, profileId: string): { input: RunRequest |
 
 /** Why the next chunk cannot run in the open chat now (another chat open, messages deleted), or null. */
 function chatRefusal(job: MemoryBuildJob): { code: string; message: string } | null {
-    if (!isOpenChat(job.chat)) return { code: 'memory.chat_changed', message: 'Another chat is open: the memory build stopped. Open its chat again to resume it.' };
-    if (stContext().chat.length < job.messages) return { code: 'memory.build_chat_changed', message: `The chat has fewer messages than the ${job.messages} this build covers: start it over.` };
+    if (!isOpenChat(job.chat)) return { code: 'memory.chat_changed', message: t`Another chat is open: the memory build stopped. Open its chat again to resume it.` };
+    if (stContext().chat.length < job.messages) return { code: 'memory.build_chat_changed', message: `${t`The chat has fewer messages than this build covers:`} ${job.messages}. ${t`Start it over.`}` };
     return null;
 }
 
@@ -205,11 +205,11 @@ async function runChunk(current: NonNullable<typeof active>): Promise<{ code: st
         await save(chunkStarted(current.job, runs, Date.now()));
         const outcome = await launched.outcome;
         current.runId = null;
-        if (outcome.state !== 'completed') return outcome.error ?? { code: 'run.cancelled', message: 'The run was stopped.' };
+        if (outcome.state !== 'completed') return outcome.error ?? { code: 'run.cancelled', message: t`The run was stopped.` };
         const memory = await engine.runMemory(launched.runId);
         if (!memory.ok) return memory.error;
         // A run that ended without workspace.finish kept no memory: the chunk is not done, and a resume runs it again.
-        if (!memory.value) return { code: 'memory.build_chunk_unfinished', message: `Chunk ${chunk.index + 1} ended without finishing its memory.` };
+        if (!memory.value) return { code: 'memory.build_chunk_unfinished', message: `${t`Chunk`} ${chunk.index + 1} ${t`ended without finishing its memory.`}` };
         if (profileId === BUILD_MEMORY_PROFILE) files = memory.value;
     }
     await save(chunkDone(current.job, files, Date.now() - started, Date.now()));

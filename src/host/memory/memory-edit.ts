@@ -1,6 +1,7 @@
 import { MEMORY_MAX_BYTES, memoryBytes } from '../../contract/memory';
 import { applyMemoryChange, type MemoryChange } from '../../contract/memory-change';
 import { fail, ok, type Result } from '../../contract/result';
+import { t } from '../../i18n/t';
 import { activeRun } from '../run/active-run';
 import { backgroundRuns } from '../run/background-runs';
 import { memoryBuildWorking } from './memory-build';
@@ -27,16 +28,16 @@ export interface MemoryEditOutcome {
  * and when the chat or that message changed while the memory was read; a refusal changes nothing.
  */
 export async function editOpenChatMemory(change: MemoryChange): Promise<Result<MemoryEditOutcome>> {
-    if (activeRun() || backgroundRuns().length || memoryBuildWorking()) return fail('run.running', 'An agent is working: change the memory once it has ended.');
+    if (activeRun() || backgroundRuns().length || memoryBuildWorking()) return fail('run.running', t`An agent is working: change the memory once it has ended.`);
     const current = await openChatMemory();
     if (!current.ok) return current;
     const { identity, files, home, homeMessage, seed } = current.value;
-    if (home.kind === 'none') return fail('memory.no_memory', 'This chat has no memory to change.');
+    if (home.kind === 'none') return fail('memory.no_memory', t`This chat has no memory to change.`);
     const next = applyMemoryChange(files, change);
     if (!next.ok) return next;
     const bytes = memoryBytes({ v: 1, files: next.value });
-    if (bytes > MEMORY_MAX_BYTES) return fail('memory.too_large', `The memory would be ${bytes} bytes, over the ${MEMORY_MAX_BYTES} that travel with a chat. Nothing was changed.`);
-    if (!isOpenChat(identity)) return fail('memory.chat_changed', 'Another chat is open now: the memory was not changed.');
+    if (bytes > MEMORY_MAX_BYTES) return fail('memory.too_large', `${t`The memory would be over the size that travels with a chat. Nothing was changed.`} (${bytes} / ${MEMORY_MAX_BYTES} ${t`bytes`})`);
+    if (!isOpenChat(identity)) return fail('memory.chat_changed', t`Another chat is open now: the memory was not changed.`);
     if (home.kind === 'message') {
         const written = await writeIntoMessage(home.messageId, homeMessage, next.value);
         if (!written.ok) return written;
@@ -57,9 +58,9 @@ async function writeIntoMessage(messageId: number, read: ChatMessage | null, aft
     // The memory was read a moment ago: the message at that place must still be the one read (a message deleted
     // or added before it moves another one there, maybe one with a memory of its own) and still name it.
     const owner = message && message === read ? markedMemoryRunId(message) : null;
-    if (!message || owner === null) return fail('memory.chat_changed', 'The message holding this memory was deleted or swiped away: the memory was not changed.');
+    if (!message || owner === null) return fail('memory.chat_changed', t`The message holding this memory was deleted or swiped away: the memory was not changed.`);
     const original = markedMemory(message);
-    if (!replaceMarkedMemory(message, { v: 1, files: after })) return fail('memory.chat_changed', 'The message holding this memory no longer names it: the memory was not changed.');
+    if (!replaceMarkedMemory(message, { v: 1, files: after })) return fail('memory.chat_changed', t`The message holding this memory no longer names it: the memory was not changed.`);
     try {
         await context.saveChat();
         return ok(null);
@@ -67,6 +68,6 @@ async function writeIntoMessage(messageId: number, read: ChatMessage | null, aft
         // Put the message's memory back as it was, so the page's copy of the chat matches the saved one (a message
         // whose memory came from this browser's cache keeps the new one: the next save stores it).
         if (original) replaceMarkedMemory(message, original);
-        return fail('host.commit_failed', 'SillyTavern could not save the chat.', error instanceof Error ? error.message : String(error));
+        return fail('host.commit_failed', t`SillyTavern could not save the chat.`, error instanceof Error ? error.message : String(error));
     }
 }

@@ -1,6 +1,7 @@
 import type { MemoryHome, MemorySnapshot } from '../../contract/memory-view';
 import { readMemorySeed } from '../../contract/memory-seed';
 import { fail, ok, type Result } from '../../contract/result';
+import { t } from '../../i18n/t';
 import type { ChatIdentity } from '../../contract/run-input';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
@@ -21,7 +22,7 @@ export interface OpenChatMemory extends MemorySnapshot {
  */
 export async function openChatMemory(): Promise<Result<OpenChatMemory>> {
     const identity = openChatIdentity();
-    if (!identity) return fail('host.no_chat', 'Open a chat first.');
+    if (!identity) return fail('host.no_chat', t`Open a chat first.`);
     const context = stContext();
     // The chat as it is now: the index found below names a message of this array, which the awaits may leave.
     const chat = context.chat;

@@ -1,5 +1,6 @@
 import type { ChatFileRequest } from '../../contract/chat-markers';
 import { fail, ok, type Result } from '../../contract/result';
+import { t } from '../../i18n/t';
 import { stContext } from '../sillytavern/st-context';
 
 /** The open chat's owner, as SillyTavern's chat endpoints name it: a character's avatar file, or a group's id. */
@@ -34,10 +35,10 @@ export async function listOwnerChats(owner: ChatOwner): Promise<Result<OwnerChat
             body: JSON.stringify({ query: '', avatar_url: owner.kind === 'character' ? owner.avatar : null, group_id: owner.kind === 'group' ? owner.groupId : null }),
             cache: 'no-cache',
         });
-        if (!response.ok) return fail('memory.chat_not_found', `SillyTavern answered ${response.status} when asked for this chat's list.`);
+        if (!response.ok) return fail('memory.chat_not_found', `${t`SillyTavern could not list this character's chats.`} (HTTP ${response.status})`);
         answer = await response.json();
     } catch (error) {
-        return fail('memory.chat_not_found', "SillyTavern could not list this character's chats.", error instanceof Error ? error.message : String(error));
+        return fail('memory.chat_not_found', t`SillyTavern could not list this character's chats.`, error instanceof Error ? error.message : String(error));
     }
     const chats = (Array.isArray(answer) ? answer : []).flatMap((item: unknown): OwnerChat[] => {
         if (!item || typeof item !== 'object') return [];

@@ -1,6 +1,7 @@
 import { CHAT_READ_MAX_BYTES } from '../../contract/chat-markers';
 import { MemorySeedSchema, type MemorySeed } from '../../contract/memory-seed';
 import { fail, ok, type Result } from '../../contract/result';
+import { t } from '../../i18n/t';
 import { openChatIdentity } from '../sillytavern/chat-identity';
 import { getEngine } from '../worker/worker-client';
 import { foreignChatMemory } from './foreign-chat-memory';
@@ -24,7 +25,7 @@ function chatName(text: string): string {
 export async function chatsWithMemory(): Promise<Result<ChatWithMemory[]>> {
     const identity = openChatIdentity();
     const owner = openChatOwner();
-    if (!identity || !owner) return fail('host.no_chat', 'Open a chat first.');
+    if (!identity || !owner) return fail('host.no_chat', t`Open a chat first.`);
     const listed = await listOwnerChats(owner);
     if (!listed.ok) return listed;
     const engine = await getEngine();
@@ -46,20 +47,20 @@ export async function chatsWithMemory(): Promise<Result<ChatWithMemory[]>> {
 export async function seedFromChat(fileName: string): Promise<Result<SeedSummary>> {
     const identity = openChatIdentity();
     const owner = openChatOwner();
-    if (!identity || !owner) return fail('host.no_chat', 'Open a chat first.');
+    if (!identity || !owner) return fail('host.no_chat', t`Open a chat first.`);
     const name = chatName(String(fileName ?? ''));
-    if (!name || name === identity.chatId) return fail('memory.chat_not_found', name ? 'That is this chat: name another chat of this character.' : 'Name a chat of this character.');
+    if (!name || name === identity.chatId) return fail('memory.chat_not_found', name ? t`That is this chat: name another chat of this character.` : t`Name a chat of this character.`);
     const listed = await listOwnerChats(owner);
     if (!listed.ok) return listed;
-    if (!listed.value.some((chat) => chat.fileName === name)) return fail('memory.chat_not_found', `This character has no chat named "${name}".`);
+    if (!listed.value.some((chat) => chat.fileName === name)) return fail('memory.chat_not_found', `${t`This character has no chat named:`} "${name}"`);
     const engine = await getEngine();
     const read = await engine.readChatMarkers(chatFileRequest(owner, name), CHAT_READ_MAX_BYTES);
     if (!read.ok) return read;
     const files = await foreignChatMemory(read.value);
-    if (!files) return fail('memory.no_memory', `The chat "${name}" carries no memory.`);
+    if (!files) return fail('memory.no_memory', `${t`That chat carries no memory:`} "${name}"`);
     const seed: MemorySeed = { v: 1, source: { kind: 'chat', chat: name }, at: new Date().toISOString(), files };
     // A seed that would not read back (a path past the seed's bound) would be ignored later without a word: refuse it now.
-    if (!MemorySeedSchema.safeParse(seed).success) return fail('memory.seed_too_large', `The memory of "${name}" has a file path over 300 characters, more than a memory seed holds.`);
+    if (!MemorySeedSchema.safeParse(seed).success) return fail('memory.seed_too_large', `${t`The memory of that chat has a file path over 300 characters, more than a memory seed holds:`} "${name}"`);
     const written = await writeMemorySeed(identity, seed);
     if (!written.ok) return written;
     return ok({ chat: name, at: seed.at, paths: Object.keys(files).sort(), bytes: written.value.bytes });

@@ -1,5 +1,6 @@
 import { MEMORY_SEED_KEY, MEMORY_SEED_MAX_BYTES, memorySeedBytes, readMemorySeed, type MemorySeed } from '../../contract/memory-seed';
 import { fail, ok, type Result } from '../../contract/result';
+import { t } from '../../i18n/t';
 import type { ChatIdentity } from '../../contract/run-input';
 import { isOpenChat, openChatIdentity } from '../sillytavern/chat-identity';
 import { stContext } from '../sillytavern/st-context';
@@ -14,16 +15,16 @@ export function openChatSeed(): MemorySeed | null {
  * a seed is written only into the chat it was meant for, never into the one open by the time it is ready.
  */
 export async function writeMemorySeed(into: ChatIdentity, seed: MemorySeed | null): Promise<Result<{ bytes: number }>> {
-    if (!isOpenChat(into)) return fail('memory.chat_changed', 'Another chat is open now: the memory seed was not stored.');
+    if (!isOpenChat(into)) return fail('memory.chat_changed', t`Another chat is open now: the memory seed was not stored.`);
     const bytes = seed ? memorySeedBytes(seed) : 0;
-    if (bytes > MEMORY_SEED_MAX_BYTES) return fail('memory.seed_too_large', `This memory is ${bytes} bytes, over the ${MEMORY_SEED_MAX_BYTES} that travel with a chat.`);
+    if (bytes > MEMORY_SEED_MAX_BYTES) return fail('memory.seed_too_large', `${t`This memory is over the size that travels with a chat.`} (${bytes} / ${MEMORY_SEED_MAX_BYTES} ${t`bytes`})`);
     const context = stContext();
     if (seed) context.chatMetadata[MEMORY_SEED_KEY] = seed;
     else delete context.chatMetadata[MEMORY_SEED_KEY];
     try {
         await context.saveMetadata();
     } catch (error) {
-        return fail('host.commit_failed', 'SillyTavern could not save the chat.', error instanceof Error ? error.message : String(error));
+        return fail('host.commit_failed', t`SillyTavern could not save the chat.`, error instanceof Error ? error.message : String(error));
     }
     return ok({ bytes });
 }

@@ -31,7 +31,7 @@ export function routeModel(profile: Pick<Profile, 'model' | 'displayName'>): Mod
         if (!connection) {
             throw new HostError(
                 'profile.connection_missing',
-                `The connection profile "${profile.model.profileName}" used by the agent profile "${profile.displayName}" no longer exists. Choose another model for the profile.`,
+                `${t`The connection profile this agent profile uses no longer exists. Choose another model for the profile.`} (${t`agent profile`} "${profile.displayName}", ${t`connection profile`} "${profile.model.profileName}")`,
             );
         }
         const api = connectionApiOf(connection.api);

@@ -1,6 +1,7 @@
 import type { Pipeline } from '../../contract/agent-mode';
 import { applyPipelineChange, parsePipelineChange } from '../../contract/pipeline-change';
 import { fail, ok, type Result } from '../../contract/result';
+import { t } from '../../i18n/t';
 import { isOpenChat, openChatIdentity } from '../sillytavern/chat-identity';
 import { chatPipeline, storeChatPipeline } from '../settings/agent-mode';
 import { storedProfiles } from '../settings/profile-store';
@@ -15,7 +16,7 @@ export async function setChatPipeline(change: unknown): Promise<Result<Pipeline>
     const parsed = parsePipelineChange(change);
     if (!parsed.ok) return parsed;
     const chat = openChatIdentity();
-    if (!chat) return fail('host.no_chat', 'Open a chat first: the pipeline is set per chat.');
+    if (!chat) return fail('host.no_chat', t`Open a chat first: the pipeline is set per chat.`);
     const now = chatPipeline();
     const next = applyPipelineChange(now, parsed.value);
     // Only the profiles this change brings in: one deleted since it was chosen still lets the other parts
@@ -31,7 +32,7 @@ export async function setChatPipeline(change: unknown): Promise<Result<Pipeline>
         }
         // The new pipeline was made from this chat's: stored into another chat opened meanwhile, it would
         // replace that chat's whole pipeline with this one's.
-        if (!isOpenChat(chat)) return fail('host.chat_changed', 'Another chat was opened while the pipeline was being checked; nothing was changed.');
+        if (!isOpenChat(chat)) return fail('host.chat_changed', t`Another chat was opened while the pipeline was being checked; nothing was changed.`);
     }
     const saved = await storeChatPipeline(next);
     return saved.ok ? ok(saved.value.pipeline) : saved;

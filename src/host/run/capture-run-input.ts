@@ -1,5 +1,6 @@
 import type { GenerationType, PrefixMessage, RunRequest } from '../../contract/run-input';
 import type { Profile } from '../../contract/profile';
+import { t } from '../../i18n/t';
 import { HostError } from '../host-error';
 import { currentIdentity } from '../sillytavern/chat-identity';
 import { markedMemory, markedMemoryRunId } from '../sillytavern/message-marker';
@@ -135,7 +136,7 @@ export async function captureRunInput(
     // Text Completion: no chat-format prompt is assembled; its parts are (model/text-completion/text-prompt-capture.ts).
     const assembled = (prompt as PromptMessage[] | null) ?? textPrompt.result(prefix);
     if (!assembled) {
-        throw new HostError('host.prompt_unavailable', 'SillyTavern did not assemble a prompt for this turn (is a character or group chat open?).');
+        throw new HostError('host.prompt_unavailable', t`SillyTavern did not assemble a prompt for this turn (is a character or group chat open?).`);
     }
     const openai = await importOpenAiModule();
     const activation = worldInfo.result();

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../../contract/errors';
 import { newId } from '../../contract/new-id';
 import type { ChatIdentity, GenerationType, RunOutcome, RunPhase, RunRequest } from '../../contract/run-input';
 import { fail } from '../../contract/result';
+import { t } from '../../i18n/t';
 import type { RunObserver } from '../../contract/run-observer';
 import { commitToChat, type CommitTarget } from '../chat/commit';
 import { attachKeeperMemory, writeKeeperState, locateBoundReply, type BoundReply } from '../chat/keeper-memory';
@@ -153,17 +154,17 @@ async function startNewRun(runId: string, options: LaunchOptions, target: Commit
     const profile = resolved.value;
     const route = routeModel(profile);
     const follows = options.follows ? locateBoundReply(options.follows) : undefined;
-    if (follows === null) throw new HostError('pipeline.reply_gone', 'The reply this keeper works after was deleted or swiped away, or another chat is open.');
+    if (follows === null) throw new HostError('pipeline.reply_gone', t`The reply this keeper works after was deleted or swiped away, or another chat is open.`);
     const kept = options.build?.captured.input;
     const captured = options.build && kept ? recapture(kept, runId, options.build.upTo) : await captureRunInput(runId, options.type, route.source, signal, profile, follows ?? options.build?.upTo);
     if (options.build) options.build.captured.input = captured;
     // A build's chunk is captured from the open chat: it must still be the build's (the capture waits its turn).
-    if (options.build && !sameChat(captured.chat, options.build.chat)) throw new HostError('memory.chat_changed', 'Another chat is open now: the memory build stopped.');
+    if (options.build && !sameChat(captured.chat, options.build.chat)) throw new HostError('memory.chat_changed', t`Another chat is open now: the memory build stopped.`);
     // Any other run's chat is fixed at launch. A capture that read another chat (opened while the worker started,
     // or while the capture waited its turn), or that the user left before it ended, would put that chat's messages
     // and prompt into this run, whose commit and memory go into the launch chat.
     if (!options.build && !(sameChat(captured.chat, target.identity) && isOpenChat(target.identity))) {
-        throw new HostError('host.chat_changed', 'Another chat was opened while the run was starting; it did not start.');
+        throw new HostError('host.chat_changed', t`Another chat was opened while the run was starting; it did not start.`);
     }
     if (route.source === null) prepareRunGenerationParameters(runId); // SillyTavern's own connection: its request body, built ahead
     const extTools = await registeredExtTools();
@@ -206,7 +207,7 @@ function turnInput(options: LaunchOptions): Pick<RunRequest, 'phase' | 'brief' |
 function fixInput(options: LaunchOptions, target: CommitTarget): { fix?: NonNullable<RunRequest['fix']> } {
     if (!options.fix || !target.message) return {};
     const messageIndex = stContext().chat.indexOf(target.message);
-    if (messageIndex < 0) throw new HostError('run.fix_message_not_found', 'The reply to fix is no longer in the open chat.');
+    if (messageIndex < 0) throw new HostError('run.fix_message_not_found', t`The reply to fix is no longer in the open chat.`);
     target.messageId = messageIndex;
     target.committedText = target.message.mes;
     return { fix: { messageIndex, text: target.message.mes, request: options.fix.request } };

@@ -2,6 +2,7 @@ import { fail, ok, type Result } from '../../contract/result';
 import type { RunOutcome } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
 import type { ResumeOptions } from '../../contract/wire';
+import { t } from '../../i18n/t';
 import type { CommitTarget } from '../chat/commit';
 import { createResumedCommit, findCommitted } from '../chat/find-committed';
 import { resolveFixTarget } from '../chat/fix-target';
@@ -77,27 +78,27 @@ function ownText(message: ChatMessage | undefined): Pick<CommitTarget, 'message'
  * own reply). The run's commits look its message up by marker first, so nothing lands twice.
  */
 export async function resumeRun(runId: string, observer: RunObserver | null = defaultRunObserver(), options: ResumeOptions = {}): Promise<Result<RunOutcome>> {
-    if (!observer) return fail('run.not_prepared', 'Tavern Agent has not started yet.');
-    if (activeRun()) return fail('run.already_running', 'An agent run is already in progress.');
+    if (!observer) return fail('run.not_prepared', t`Tavern Agent has not started yet.`);
+    if (activeRun()) return fail('run.already_running', t`An agent run is already in progress.`);
     const engine = await getEngine();
     const ticket = await engine.prepareResume(runId, storedProfiles(), { ...options, connections: connectionProfiles() });
     if (!ticket.ok) return ticket;
     const { profile, chat, prefix, generationType } = ticket.value;
     const identity = openChatIdentity();
-    if (!identity || !sameChat(identity, chat)) return fail('run.chat_moved', 'Open the chat this run belongs to first.');
+    if (!identity || !sameChat(identity, chat)) return fail('run.chat_moved', t`Open the chat this run belongs to first.`);
     const messages = stContext().chat;
     const own = findCommitted(runId);
     // A fix run revises a message of its own prefix: once it committed there, that message's new text is its own.
     const fixed = ticket.value.fix ? resumedFixTarget(messages, ticket.value.fix.messageIndex, runId) : null;
-    if (ticket.value.fix && !fixed) return fail('run.chat_moved', 'The reply this fix run revises is gone from the chat, so it cannot be resumed.');
+    if (ticket.value.fix && !fixed) return fail('run.chat_moved', t`The reply this fix run revises is gone from the chat, so it cannot be resumed.`);
     const changed = prefix.some((message) => message.index !== own && messages[message.index]?.mes !== message.text);
     // A swipe run's target is the message after its prefix: it may hold the run's reply, or the old swipe.
     const extra = messages.slice(prefix.length).filter((_, offset) => prefix.length + offset !== own && !(generationType === 'swipe' && offset === 0));
     if (options.continue && (changed || extra.length > 0)) {
-        return fail('run.chat_moved', 'The chat has moved on since this run (a newer message than its reply, or a message edited or deleted), so it cannot continue. Start a new run instead.');
+        return fail('run.chat_moved', t`The chat has moved on since this run (a newer message than its reply, or a message edited or deleted), so it cannot continue. Start a new run instead.`);
     }
     if (changed || extra.length > 0) {
-        return fail('run.chat_moved', 'The chat has changed since this run started (a message was added, edited or deleted), so it cannot be resumed. Start a new run instead.');
+        return fail('run.chat_moved', t`The chat has changed since this run started (a message was added, edited or deleted), so it cannot be resumed. Start a new run instead.`);
     }
     const target: CommitTarget = { runId, identity, generationType, messageId: own, closed: false, ...(fixed ?? {}), ...ownText(own === null ? undefined : messages[own]) };
     const outcome = driveRun(
@@ -113,6 +114,6 @@ export async function resumeRun(runId: string, observer: RunObserver | null = de
         observer,
     );
     // Another run may have started while the ticket was read.
-    if (!outcome) return fail('run.already_running', 'An agent run is already in progress.');
+    if (!outcome) return fail('run.already_running', t`An agent run is already in progress.`);
     return ok(await outcome);
 }

@@ -1,5 +1,6 @@
 import { CHAT_METADATA_KEY, parseChatAgentState, readChatAgentState, type AgentStatus, type ChatAgentState, type Pipeline } from '../../contract/agent-mode';
 import { fail, ok, type Result } from '../../contract/result';
+import { t } from '../../i18n/t';
 import { panelSettings } from './panel-settings';
 import { stContext } from '../sillytavern/st-context';
 
@@ -64,7 +65,7 @@ export function storeChatPipeline(pipeline: Pipeline): Promise<Result<ChatAgentS
 
 async function updateChatAgentState(change: Partial<ChatAgentState>): Promise<Result<ChatAgentState>> {
     const chatId = currentChatId();
-    if (!chatId) return fail('host.no_chat', 'Open a chat first: Agent Mode is switched per chat.');
+    if (!chatId) return fail('host.no_chat', t`Open a chat first: Agent Mode is switched per chat.`);
     const context = stContext();
     const next = parseChatAgentState({ ...currentChatAgentState(), ...change });
     // Callers pass a boolean or a profile id checked against the list: anything else is a bug, not input.

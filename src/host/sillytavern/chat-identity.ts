@@ -1,4 +1,5 @@
 import type { ChatIdentity } from '../../contract/run-input';
+import { t } from '../../i18n/t';
 import { HostError } from '../host-error';
 import { stContext } from './st-context';
 
@@ -7,7 +8,7 @@ export function currentIdentity(): ChatIdentity {
     const context = stContext();
     const chatId = context.getCurrentChatId();
     const integrity = context.chatMetadata.integrity;
-    if (!chatId) throw new HostError('host.no_chat', 'Open a chat first.');
+    if (!chatId) throw new HostError('host.no_chat', t`Open a chat first.`);
     return {
         chatId,
         integrity: typeof integrity === 'string' && integrity ? integrity : `chat:${chatId}`,

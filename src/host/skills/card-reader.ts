@@ -2,6 +2,7 @@ import { wrap, type Remote } from 'comlink';
 import { fail, type Result } from '../../contract/result';
 import { measurePayload, PAYLOAD_LIMITS, type CardReaderApi, type PayloadSource } from '../../contract/card-payload';
 import { stContext } from '../sillytavern/st-context';
+import { t } from '../../i18n/t';
 import type { OwnerPayload } from './embedded-owners';
 import { distFile } from '../worker/dist-files';
 
@@ -18,12 +19,12 @@ async function inReader<T>(owner: OwnerPayload, deadlineMs: number, job: (reader
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<Result<T>>((resolve) => {
         timer = setTimeout(
-            () => resolve(fail('skill.payload_timeout', `Reading the card's skills took longer than ${deadlineMs / 1000} s, so it was stopped; nothing of them was kept.`)),
+            () => resolve(fail('skill.payload_timeout', `${t`Reading the card's skills took too long, so it was stopped; nothing of them was kept.`} (${deadlineMs / 1000} s)`)),
             deadlineMs,
         );
     });
     const crashed = new Promise<Result<T>>((resolve) => {
-        worker.addEventListener('error', (event) => resolve(fail('skill.payload_invalid', `The card's skills could not be read: ${event.message || 'the reader stopped'}.`)));
+        worker.addEventListener('error', (event) => resolve(fail('skill.payload_invalid', `${t`The card's skills could not be read:`} ${event.message || t`the reader stopped`}.`)));
     });
     try {
         const source: PayloadSource = owner.kind === 'card' ? { card: { avatar: owner.owner, headers: stContext().getRequestHeaders() } } : { payload: owner.payload };

@@ -1,5 +1,6 @@
 import { cardSkillsPayload } from '../../contract/card-payload';
 import type { SkillScope } from '../../contract/skills';
+import { t } from '../../i18n/t';
 import { stContext, type StContext } from '../sillytavern/st-context';
 
 /** A card's or preset's embedded `tauritavern.skills` payload, and where its skills install. */
@@ -104,9 +105,9 @@ export const stEmbeddedOwners: EmbeddedOwners = {
         const ctx = context();
         if (target === 'card') {
             const open = await openCharacter();
-            if (!open) throw new Error('Open a character chat first: skills are written into the open character\'s card.');
+            if (!open) throw new Error(t`Open a character chat first: skills are written into the open character's card.`);
             // The payload was made from that card's skills: written into another one, it would replace that card's.
-            if (open.character.avatar !== owner) throw new Error('Another character was opened meanwhile: nothing was written into its card.');
+            if (open.character.avatar !== owner) throw new Error(t`Another character was opened meanwhile: nothing was written into its card.`);
             // writeExtensionField replaces the whole `tauritavern` object: keep what is there (agentProfiles…).
             const existing = tauriOf(open.character.data?.extensions) ?? {};
             await ctx.writeExtensionField(open.id, 'tauritavern', { ...structuredClone(existing), skills: payload });
@@ -114,8 +115,8 @@ export const stEmbeddedOwners: EmbeddedOwners = {
         }
         const preset = selectedPresetName();
         const manager = ctx.getPresetManager('openai');
-        if (!preset || !manager) throw new Error('Select a Chat Completion preset first.');
-        if (preset !== owner) throw new Error('Another preset was selected meanwhile: nothing was written into it.');
+        if (!preset || !manager) throw new Error(t`Select a Chat Completion preset first.`);
+        if (preset !== owner) throw new Error(t`Another preset was selected meanwhile: nothing was written into it.`);
         // Sets only `tauritavern.skills` and saves the preset the way SillyTavern's own preset fields do.
         await manager.writePresetExtensionField({ name: preset, path: 'tauritavern.skills', value: payload });
     },

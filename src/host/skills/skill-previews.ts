@@ -1,6 +1,7 @@
 import type { ParsedSkill, SkillBundle, SkillConflict, SkillIndexEntry, SkillPreview, SkillScope } from '../../contract/skills';
 import { SCOPE_ORDER, scopeKey, scopeKind, scriptFilesOf } from '../../contract/skills';
 import type { ScannedSkill } from '../../contract/card-payload';
+import { t } from '../../i18n/t';
 
 /** A parsed skill judged against the installed skill of its name in the target scope. */
 export interface JudgedSkill {
@@ -34,7 +35,7 @@ function conflictOf(index: readonly SkillIndexEntry[], scope: SkillScope, bundle
 function placeInScope(preview: SkillPreview, index: readonly SkillIndexEntry[], scope: SkillScope, seen: Set<string>): SkillPreview {
     const replaces = replacedIn(index, scope, preview.name);
     const placed = replaces ? { ...preview, replaces } : preview;
-    if (seen.has(preview.name)) return { ...placed, error: `Another skill in this import is also named "${preview.name}"; skills are never renamed, so only the first is used.` };
+    if (seen.has(preview.name)) return { ...placed, error: `${t`Another skill in this import is also named`} "${preview.name}". ${t`Skills are never renamed, so only the first is used.`}` };
     seen.add(preview.name);
     return placed;
 }
@@ -50,7 +51,7 @@ export function judgeSkills(parsed: readonly ParsedSkill[], index: readonly Skil
         if (!bundle || skill.error) {
             return {
                 bundle: null,
-                preview: { name: skill.name, description: bundle?.description ?? '', files: bundle?.files.length ?? 0, bytes: bytesOf(bundle), conflict: 'new', warnings: [...skill.warnings], error: skill.error ?? 'The skill could not be read.' },
+                preview: { name: skill.name, description: bundle?.description ?? '', files: bundle?.files.length ?? 0, bytes: bytesOf(bundle), conflict: 'new', warnings: [...skill.warnings], error: skill.error ?? t`The skill could not be read.` },
             };
         }
         const preview: SkillPreview = {

@@ -1,6 +1,7 @@
 import { transfer } from 'comlink';
 import type { SkillBundle, SkillIndexEntry, SkillScope } from '../../contract/skills';
 import { scopeKey } from '../../contract/skills';
+import { t } from '../../i18n/t';
 import type { BundleStore } from './bundle-files';
 import type { SkillEngine } from './skill-engine';
 import type { SkillIndexState, SkillIndexStore } from './skill-index';
@@ -113,7 +114,7 @@ export function createSkillStore(deps: SkillStoreDeps) {
                 await uploadWithRetry(request.bundle);
                 uploaded.push(request);
             } catch (error) {
-                outcome.set(request.bundle.name, `Could not store the skill on the SillyTavern server: ${message(error)}`);
+                outcome.set(request.bundle.name, `${t`Could not store the skill on the SillyTavern server:`} ${message(error)}`);
             }
         }
         if (!uploaded.length) return outcome;
@@ -124,7 +125,7 @@ export function createSkillStore(deps: SkillStoreDeps) {
         const engine = await deps.engine();
         const cached = await engine.cacheSkillBundles(uploaded.map((r) => r.bundle));
         if (!cached.ok) {
-            await fail(`Could not cache the skill in this browser: ${cached.error.message}`);
+            await fail(`${t`Could not cache the skill in this browser:`} ${cached.error.message}`);
             return outcome;
         }
         const now = deps.now();
@@ -137,7 +138,7 @@ export function createSkillStore(deps: SkillStoreDeps) {
                 return { ...state, index: [...kept, ...uploaded.map((r) => entryOf(r, now))] };
             });
         } catch (error) {
-            await fail(`The skill was not installed: ${message(error)}`);
+            await fail(`${t`The skill was not installed:`} ${message(error)}`);
             return outcome;
         }
         for (const request of uploaded) outcome.set(request.bundle.name, null);

@@ -6,6 +6,7 @@ import type { ScriptsSetting } from '../../contract/profile';
 import type { EmbeddedOwners } from './embedded-owners';
 import type { CardReader } from './card-reader';
 import { TavernAgentError } from '../../contract/tavern-agent-error';
+import { t } from '../../i18n/t';
 import { installedIn, judgeScanned, judgeSkills, type JudgedSkill } from './skill-previews';
 import { toSkillSources } from './skill-sources';
 import { createSkillStore, type InstallRequest, type SkillStoreDeps } from './skill-store';
@@ -63,7 +64,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
 
     function entryOrThrow(name: string, scope: SkillScope): SkillIndexEntry {
         const entry = installedIn(store.entries(), scope, name);
-        if (!entry) throw new Error(`No skill named "${name}" is installed in scope ${describeScope(scope)}.`);
+        if (!entry) throw new Error(`${t`No skill named`} "${name}" ${t`is installed in scope`} ${describeScope(scope)}.`);
         return entry;
     }
 
@@ -80,14 +81,14 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
         for (const { preview, bundle } of judged) {
             const conflict = typeof choice === 'object' && choice !== null ? choice[preview.name] : choice;
             if (!bundle || preview.error) {
-                results.push({ name: preview.name, action: 'skipped', error: preview.error ?? 'The skill could not be read.' });
+                results.push({ name: preview.name, action: 'skipped', error: preview.error ?? t`The skill could not be read.` });
             } else if (preview.conflict === 'same') {
                 results.push({ name: preview.name, action: 'same' });
             } else if (preview.conflict === 'different' && conflict !== 'replace') {
                 results.push(
                     conflict === 'skip'
                         ? { name: preview.name, action: 'skipped' }
-                        : { name: preview.name, action: 'skipped', error: `A different skill named "${preview.name}" is installed in scope ${describeScope(scope)}: choose skip or replace.` },
+                        : { name: preview.name, action: 'skipped', error: `${t`A different skill named`} "${preview.name}" ${t`is installed in scope`} ${describeScope(scope)}: ${t`choose skip or replace.`}` },
                 );
             } else {
                 results.push({ name: preview.name, action: preview.conflict === 'different' ? 'replaced' : 'installed' });
@@ -106,7 +107,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
         const hashes = entries.map((entry) => entry.hash);
         const unavailable = await store.ensureCached(hashes);
         const lost = entries.filter((entry) => unavailable.has(entry.hash)).map((entry) => entry.name);
-        if (lost.length) throw new Error(`These skills could not be fetched from the SillyTavern server: ${lost.join(', ')}.`);
+        if (lost.length) throw new Error(`${t`These skills could not be fetched from the SillyTavern server:`} ${lost.join(', ')}.`);
         return hashes;
     }
 
@@ -198,7 +199,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
             if (scopeKey(source) === scopeKey(target)) return;
             await store.update((state) => {
                 const there = installedIn(state.index, target, name);
-                if (there && there.hash !== entry.hash) throw new Error(`A different skill named "${name}" is already installed in scope ${describeScope(target)}.`);
+                if (there && there.hash !== entry.hash) throw new Error(`${t`A different skill named`} "${name}" ${t`is already installed in scope`} ${describeScope(target)}.`);
                 const fromKey = scopeKey(source);
                 const rest = state.index.filter((e) => !(e.name === name && scopeKey(e.scope) === fromKey));
                 // The same skill already there: the move just drops the source copy.
@@ -218,7 +219,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
             const scope = checkScope(options.scope);
             const entries = [...new Set(names)].map((name) => entryOrThrow(name, scope));
             const current = await deps.owners.current(options.target);
-            if (!current) throw new Error(options.target === 'card' ? 'Open a character chat first.' : 'Select a Chat Completion preset first.');
+            if (!current) throw new Error(options.target === 'card' ? t`Open a character chat first.` : t`Select a Chat Completion preset first.`);
             const engine = await deps.engine();
             const encoded = await engine.encodeSkillPayload(await cachedHashes(entries));
             if (!encoded.ok) throw new Error(encoded.error.message);
@@ -257,7 +258,7 @@ export function createSkillsService(deps: SkillsServiceDeps): HostSkillsService 
         },
 
         async installOffer(offer, conflict) {
-            const changed = 'The embedded skills changed or are no longer open; open the chat again to see the current ones.';
+            const changed = t`The embedded skills changed or are no longer open; open the chat again to see the current ones.`;
             const found = (await deps.owners.embedded()).find((owner) => owner.kind === offer.kind && owner.owner === offer.owner);
             if (!found) throw new Error(changed);
             const parsed = await deps.reader.parse(found);

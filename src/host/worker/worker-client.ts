@@ -1,5 +1,6 @@
 import { wrap, type Remote } from 'comlink';
 import type { EngineApi } from '../../contract/wire';
+import { t } from '../../i18n/t';
 import { currentUserHandle } from '../sillytavern/st-context';
 import { distFile } from './dist-files';
 import { requestPersistentStorage, retentionSettings } from '../settings/storage-settings';
@@ -65,7 +66,7 @@ async function startEngine(): Promise<Remote<EngineApi>> {
         signal.resolve(reason);
         for (const listener of crashListeners) listener(reason);
     };
-    worker.addEventListener('error', (event) => die(`The agent's worker failed: ${event.message || 'unknown error'}`));
+    worker.addEventListener('error', (event) => die(`${t`The agent's worker failed:`} ${event.message || t`unknown error`}`));
     // A worker that cannot load (its file missing, a syntax error) never answers `open`: its error event
     // ends the wait with the reason instead, so the caller fails with it rather than hanging.
     const failed = signal.promise.then((reason) => Promise.reject(new Error(reason)));
@@ -78,7 +79,7 @@ async function startEngine(): Promise<Remote<EngineApi>> {
     let waitingSince: number | null = null;
     heartbeat = setInterval(() => {
         if (waitingSince !== null) {
-            if (Date.now() - waitingSince > HEARTBEAT_DEADLINE_MS) die("The agent's worker stopped answering.");
+            if (Date.now() - waitingSince > HEARTBEAT_DEADLINE_MS) die(t`The agent's worker stopped answering.`);
             return;
         }
         waitingSince = Date.now();
