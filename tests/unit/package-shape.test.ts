@@ -44,12 +44,17 @@ function sourceFiles(dir: string): string[] {
 test('every translated string has a Simplified Chinese entry', () => {
     const zh = readJson('i18n/zh-cn.json');
     const keys = new Set<string>();
+    const withValues: string[] = [];
     for (const file of sourceFiles(path.join(root, 'src'))) {
         const text = readFileSync(file, 'utf8');
         for (const match of text.matchAll(/\bt`([^`$]*)`/g)) keys.add(match[1]!);
+        // A template with a value is looked up under SillyTavern's `${0}` key, which no entry here has: the value
+        // goes outside the t`` (after a colon, in parentheses), or the sentence is never translated.
+        for (const match of text.matchAll(/\bt`([^`]*\$\{[^`]*)`/g)) withValues.push(`${path.relative(root, file)}: ${match[1]}`);
         for (const match of text.matchAll(/data-i18n="(?:\[[a-z-]+\])?([^"]+)"/g)) keys.add(match[1]!);
     }
     assert.ok(keys.size > 5, 'the scan found the strings');
+    assert.deepEqual(withValues, [], 'no t`` template holds a ${value}');
     const missing = [...keys].filter((key) => typeof zh[key] !== 'string' || zh[key].length === 0);
     assert.deepEqual(missing, []);
     const unused = Object.keys(zh).filter((key) => !keys.has(key));
