@@ -39,5 +39,10 @@ export function failureText(error: { code: string; message: string }): string {
             t`Choose a model or profile that can call tools, or let the agent only plan and SillyTavern write the reply (/agent pipeline before=director reply=sillytavern), or switch Agent Mode off for this chat.`,
         ].join(' ');
     }
+    if (error.code === 'profile.not_found') {
+        // The engine's sentence names the profile in quotes (engine/agents/profiles.ts); the name is kept, outside the key.
+        const id = /"([^"]*)"/.exec(error.message)?.[1];
+        return `${t`This agent profile does not exist. Pick another profile in the Tavern Agent panel or with /agent profile.`}${id === undefined ? '' : ` (${id})`}`;
+    }
     return storedSentence(error.message);
 }

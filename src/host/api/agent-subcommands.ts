@@ -4,6 +4,7 @@ import { engineStarted, getEngine } from '../worker/worker-client';
 import { activeRun, cancelActiveRun, guideActiveRun } from '../run/active-run';
 import { continueRun, newestInterruptedRun, newestRun, resumeRun } from '../run/resume-run';
 import { remoteRun } from '../run/live-view';
+import { failureText } from '../../i18n/failure-text';
 import { stateLabel } from '../../i18n/state-label';
 import { t } from '../../i18n/t';
 import { formatVisibleSkills, runSkills } from '../skills/run-skills';
@@ -127,7 +128,7 @@ async function chooseProfile(id: string): Promise<string> {
     const engine = await getEngine();
     const resolved = await engine.resolveProfile(id, storedProfiles());
     if (!resolved.ok) {
-        toasts.warning(resolved.error.message);
+        toasts.warning(failureText(resolved.error));
         return '';
     }
     const result = await setChatProfile(id);
@@ -143,7 +144,7 @@ async function visibleSkills(): Promise<string> {
     const engine = await getEngine();
     const resolved = await engine.resolveProfile(currentChatAgentState().profileId, storedProfiles());
     if (!resolved.ok) {
-        toasts.warning(resolved.error.message);
+        toasts.warning(failureText(resolved.error));
         return '';
     }
     return formatVisibleSkills(await runSkills(resolved.value));

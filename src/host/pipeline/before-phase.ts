@@ -2,6 +2,7 @@ import type { Profile } from '../../contract/profile';
 import { fail, type Result } from '../../contract/result';
 import type { GenerationType } from '../../contract/run-input';
 import type { RunObserver } from '../../contract/run-observer';
+import { failureText } from '../../i18n/failure-text';
 import { t } from '../../i18n/t';
 import { launchRun } from '../run/new-run';
 import { storedProfiles } from '../settings/profile-store';
@@ -38,7 +39,7 @@ export async function planTurn(profileId: string, type: GenerationType, turn: Tu
         resolved = fail('host.engine_crashed', error instanceof Error ? error.message : String(error));
     }
     if (!resolved.ok) {
-        toasts.error(`${resolved.error.message} (${resolved.error.code})`, planningFailed());
+        toasts.error(`${failureText(resolved.error)} (${resolved.error.code})`, planningFailed());
         return { kind: 'none' };
     }
     const { depth, role, replanOnSwipe } = resolved.value.brief;
