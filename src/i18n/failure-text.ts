@@ -17,6 +17,8 @@ export function storedSentence(text: string): string {
             return t`Stopped by the user.`;
         case 'Stopped with /agent stop.':
             return t`Stopped with /agent stop.`;
+        case 'Stopped from the panel.':
+            return t`Stopped from the panel.`;
         case 'Stopped through the API.':
             return t`Stopped through the API.`;
         case 'Cancelled through the API.':

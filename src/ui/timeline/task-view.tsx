@@ -1,3 +1,4 @@
+import { storedSentence } from '../../i18n/failure-text';
 import { t } from '../../i18n/t';
 import { RunFileText } from './files';
 import { firstLine, formatCount, formatDuration } from './format';
@@ -39,7 +40,7 @@ function TaskResult({ nested, ctx, status }: { nested: TimelineModel; ctx: RowCo
             {task.summary ? <pre class="tavern-agent__text" data-testid="task-summary">{task.summary}</pre> : null}
             {task.reason && status !== 'completed' ? (
                 <p class="tavern-agent__call-error" data-testid="task-reason">
-                    {task.reason}
+                    {storedSentence(task.reason)}
                 </p>
             ) : null}
             {task.summaryPath ? (
@@ -73,7 +74,7 @@ export function TaskBlock({ row, nested, ctx, nestedRows }: { row: ToolRow; nest
         `↑${formatCount(figures.tokensIn)} ↓${formatCount(figures.tokensOut)}`,
         `${t`rounds`} ${figures.rounds}`,
     ].join(' · ');
-    const outcome = status === 'running' ? '' : firstLine(task.summary || task.reason || '');
+    const outcome = status === 'running' ? '' : firstLine(task.summary || storedSentence(task.reason ?? ''));
     return (
         <div
             class={`tavern-agent__task tavern-agent__task--${TONES[status]}${open ? ' tavern-agent__task--open' : ''}`}
