@@ -18,10 +18,11 @@ export function t(strings: TemplateStringsArray, ...values: unknown[]): string {
     const st = globalThis.SillyTavern;
     if (st) {
         if (translateFor !== st || !translate) {
-            translate = (st.getContext() as unknown as { t: Translate }).t;
+            // A context without `t` (a test's stand-in for SillyTavern) says the English text.
+            translate = (st.getContext() as unknown as { t?: Translate }).t ?? null;
             translateFor = st;
         }
-        return translate(strings, ...values);
+        if (translate) return translate(strings, ...values);
     }
     return strings.reduce((text, part, i) => text + part + (i < values.length ? String(values[i]) : ''), '');
 }

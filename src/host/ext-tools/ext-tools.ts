@@ -1,4 +1,5 @@
 import { EXT_TOOL_TIMEOUT_MS, type ExtToolApproval, type ExtToolCallReply, type ExtToolCallRequest, type ExtToolSpec } from '../../contract/ext-tools';
+import { t } from '../../i18n/t';
 import { stContext } from '../sillytavern/st-context';
 
 /** The part of SillyTavern's ToolManager (public/scripts/tool-calling.js) this file uses. */
@@ -116,7 +117,7 @@ export function approvalArgsText(args: unknown): string {
     if (!args || typeof args !== 'object' || Array.isArray(args)) return json(args ?? {});
     const lines = Object.entries(args).map(([key, value]) => {
         const text = json(value);
-        return text.length > APPROVAL_VALUE_CHARS ? `${key}: ${text.slice(0, APPROVAL_VALUE_CHARS)}… (${text.length.toLocaleString('en-US')} chars)` : `${key}: ${text}`;
+        return text.length > APPROVAL_VALUE_CHARS ? `${key}: ${text.slice(0, APPROVAL_VALUE_CHARS)}… (${text.length.toLocaleString('en-US')} ${t`chars`})` : `${key}: ${text}`;
     });
     return lines.length ? lines.join('\n') : '{}';
 }
