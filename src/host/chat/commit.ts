@@ -1,7 +1,7 @@
 import type { ChatIdentity, GenerationType } from '../../contract/run-input';
 import { fail, ok, type Result } from '../../contract/result';
 import type { CommitRequest } from '../../contract/wire';
-import { openChatIdentity, sameChat } from '../sillytavern/chat-identity';
+import { openChatIdentity, sameChat, stillAt } from '../sillytavern/chat-identity';
 import { markCommittedText, markedRunId, writeMarker } from '../sillytavern/message-marker';
 import { toasts } from '../sillytavern/toasts';
 import { MEMORY_MAX_BYTES, memoryBytes, type MemoryPayload } from '../../contract/memory';
@@ -53,16 +53,31 @@ export function locateRunMessage(target: CommitTarget, runId: string): number | 
     return marker === runId || (target.fixing && marker === target.fixing.previousRunId) ? index : null;
 }
 
+const CHANGED_WHILE_WRITING = 'Another chat was opened, or the message moved, while the reply was being written; the rest was not written.';
+
 /**
- * After an await that ran other code (an event's listeners, a save, a state write): the message is still at
- * `index` of the chat open now. Not when another chat was opened meanwhile (its message at that index is
- * another object), nor when the message moved: then nothing more is drawn, written or saved.
+ * A message whose text changed, shown as SillyTavern's own edit does: MESSAGE_EDITED (its listeners may still
+ * change the text before it is drawn), re-render, MESSAGE_UPDATED. Stops when the listeners left the message
+ * behind (another chat opened, the message moved): nothing more is drawn.
  */
-function stillAt(message: ChatMessage, index: number): boolean {
-    return stContext().chat[index] === message;
+async function showEdit(message: ChatMessage, index: number): Promise<Result<null>> {
+    const context = stContext();
+    syncSwipe(message);
+    const events = context.eventTypes;
+    if (events.MESSAGE_EDITED) await context.eventSource.emit(events.MESSAGE_EDITED, index);
+    if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
+    context.updateMessageBlock(index, message);
+    if (events.MESSAGE_UPDATED) await context.eventSource.emit(events.MESSAGE_UPDATED, index);
+    if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
+    syncSwipe(message);
+    return ok(null);
 }
 
-const CHANGED_WHILE_WRITING = 'Another chat was opened, or the message moved, while the reply was being written; the rest was not written.';
+/** A commit's staged state into its message, every scope; host.chat_changed when the message left meanwhile. */
+async function writeState(message: ChatMessage, index: number, writes: readonly StateWrite[] | undefined): Promise<Result<null>> {
+    if (!writes?.length || (await applyStateWrites(message, index, writes))) return ok(null);
+    return fail('host.chat_changed', CHANGED_WHILE_WRITING);
+}
 
 /** The chat open now is the run's own, or why not. */
 function checkSameChat(target: CommitTarget, closedMessage: string, otherMessage: string): Result<null> {
@@ -148,7 +163,8 @@ async function commitFirst(target: CommitTarget, request: CommitRequest, text: s
     syncSwipe(message);
     target.messageId = index;
     target.stateBlock = withState.block;
-    if (request.state?.length && !(await applyStateWrites(message, index, request.state, () => stillAt(message, index)))) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
+    const stated = await writeState(message, index, request.state);
+    if (!stated.ok) return stated;
     target.committedText = message.mes;
     markCommittedText(message);
     await context.saveChat();
@@ -180,17 +196,11 @@ async function commitAgain(target: CommitTarget, request: CommitRequest, pipelin
         writeMarker(message, { runId: request.runId, ...(target.fixing.memory ? { memory: target.fixing.memory } : {}) });
         target.fixing = null;
     }
-    syncSwipe(message);
-    const events = context.eventTypes;
-    // As ST's own message edit: listeners may still change the text before it is drawn.
-    if (events.MESSAGE_EDITED) await context.eventSource.emit(events.MESSAGE_EDITED, index);
-    if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
-    context.updateMessageBlock(index, message);
-    if (events.MESSAGE_UPDATED) await context.eventSource.emit(events.MESSAGE_UPDATED, index);
-    if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
-    syncSwipe(message);
+    const shown = await showEdit(message, index);
+    if (!shown.ok) return shown;
     target.messageId = index;
-    if (request.state?.length && !(await applyStateWrites(message, index, request.state, () => stillAt(message, index)))) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
+    const stated = await writeState(message, index, request.state);
+    if (!stated.ok) return stated;
     target.committedText = message.mes;
     markCommittedText(message);
     await context.saveChat();
@@ -227,21 +237,14 @@ export async function writeRunState(target: CommitTarget, runId: string, writes:
  * host.chat_changed when the message left the open chat while the events' listeners ran (nothing more written).
  */
 export async function rewriteState(message: ChatMessage, index: number, writes: readonly StateWrite[], previous: string | null): Promise<Result<string | null>> {
-    const context = stContext();
     const withState = withMvuBlock(message.mes, writes, previous);
     if (withState.text !== message.mes) {
         message.mes = withState.text;
-        syncSwipe(message);
-        const events = context.eventTypes;
-        if (events.MESSAGE_EDITED) await context.eventSource.emit(events.MESSAGE_EDITED, index);
-        if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
-        context.updateMessageBlock(index, message);
-        if (events.MESSAGE_UPDATED) await context.eventSource.emit(events.MESSAGE_UPDATED, index);
-        if (!stillAt(message, index)) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
-        syncSwipe(message);
+        const shown = await showEdit(message, index);
+        if (!shown.ok) return shown;
     }
-    if (!(await applyStateWrites(message, index, writes, () => stillAt(message, index)))) return fail('host.chat_changed', CHANGED_WHILE_WRITING);
-    return ok(withState.block);
+    const stated = await writeState(message, index, writes);
+    return stated.ok ? ok(withState.block) : stated;
 }
 
 /** `append` continues the message as a new paragraph. */

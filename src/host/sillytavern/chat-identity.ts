@@ -1,7 +1,7 @@
 import type { ChatIdentity } from '../../contract/run-input';
 import { t } from '../../i18n/t';
 import { HostError } from '../host-error';
-import { stContext } from './st-context';
+import { stContext, type ChatMessage } from './st-context';
 
 /** The chat identity a run is bound to, checked again before every commit. Throws (`host.no_chat`) when no chat is open. */
 export function currentIdentity(): ChatIdentity {
@@ -32,6 +32,15 @@ export function openChatIdentity(): ChatIdentity | null {
 export function isOpenChat(identity: ChatIdentity): boolean {
     const open = openChatIdentity();
     return open !== null && sameChat(open, identity);
+}
+
+/**
+ * After an await that ran other code (an event's listeners, a save, a state write): the message is still at
+ * `index` of the chat open now. Not when another chat was opened meanwhile (its message at that index is
+ * another object), nor when the message moved: then nothing more is drawn, written or saved.
+ */
+export function stillAt(message: ChatMessage, index: number): boolean {
+    return stContext().chat[index] === message;
 }
 
 export function sameChat(a: ChatIdentity, b: ChatIdentity): boolean {

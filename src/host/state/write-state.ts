@@ -1,5 +1,6 @@
 import { STATE_COMMITTED_EVENT, type StateWrite } from '../../contract/state';
 import { MVU_KEYS } from '../../state/state-view';
+import { stillAt } from '../sillytavern/chat-identity';
 import { stContext, type ChatMessage } from '../sillytavern/st-context';
 import { loadedStateSystems } from '../sillytavern/state-systems';
 import { writeChatVariables } from './chat-variables';
@@ -11,14 +12,14 @@ import { isMvuSnapshot, messageTable, setMessageTable } from './message-variable
  * variables through SillyTavern (the user approved each change); Tavern Helper's table of the reply's swipe;
  * MVU's snapshot there when MVU is not loaded (its update block is already in the text, so MVU's own replay
  * computes the same). Then `tavern_agent_state_committed` per scope. The caller saves the chat. False when
- * `stillThere` said the message left the open chat (another chat opened) before every scope was written.
+ * the message left the open chat (another chat opened) before every scope was written.
  */
-export async function applyStateWrites(message: ChatMessage, index: number, writes: readonly StateWrite[], stillThere: () => boolean): Promise<boolean> {
+export async function applyStateWrites(message: ChatMessage, index: number, writes: readonly StateWrite[]): Promise<boolean> {
     const context = stContext();
     for (const write of writes) {
         // Each scope's event runs other code (and chat variables wait for SillyTavern): when another chat was
         // opened meanwhile, nothing more is written, into it least of all.
-        if (!stillThere()) return false;
+        if (!stillAt(message, index)) return false;
         switch (write.scope) {
             case 'chat':
                 await writeChatVariables(message, index, write.values);
@@ -43,7 +44,7 @@ export async function applyStateWrites(message: ChatMessage, index: number, writ
         }
         await context.eventSource.emit(STATE_COMMITTED_EVENT, { scope: write.scope, messageId: index, swipeId: message.swipe_id ?? 0, ops: write.ops });
     }
-    return stillThere();
+    return stillAt(message, index);
 }
 
 /** MVU's snapshot of the reply, as MVU would compute it: the last snapshot before it, with the new stat_data. */
