@@ -47,16 +47,9 @@ export function MemoryBuildControl() {
 
     useEffect(() => {
         if (!build) return;
-        let live = true;
-        const refresh = () => {
-            if (live) read();
-        };
-        refresh();
-        const off = build.onChange(refresh);
-        return () => {
-            live = false;
-            off();
-        };
+        // A read of an earlier effect that lands later loses to this one's newer ticket.
+        read();
+        return build.onChange(read);
     }, [build, revision]);
 
     if (!build || !services().chat.open()) return null;
